@@ -43,7 +43,8 @@ final class TenantIndex {
     final String tenant;
     /** The vector dimension; 0 until the first chunk arrives, then fixed. Guarded by lock; readers use the view's. */
     private int dim;
-    private final ReentrantLock lock = new ReentrantLock();
+    /** The single-writer lock; readers never take it. Package-private for tests. */
+    final ReentrantLock lock = new ReentrantLock();
     private final Map<String, Integer> tagIds = new ConcurrentHashMap<>();
     private final Map<String, Integer> typeIds = new ConcurrentHashMap<>();
     private final Map<String, DocEntry> byId = new ConcurrentHashMap<>();
