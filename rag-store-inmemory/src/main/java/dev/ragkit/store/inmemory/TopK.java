@@ -23,6 +23,14 @@ final class TopK {
         return size;
     }
 
+    /**
+     * The lowest score that can still enter: {@code -Infinity} while the heap is not full, then the worst kept
+     * score (an equal score enters only if it wins the tie-break, which {@link #offer} decides).
+     */
+    float threshold() {
+        return size < scores.length ? Float.NEGATIVE_INFINITY : scores[0];
+    }
+
     /** Offers a candidate; keeps it when it is among the best {@code k} seen so far. */
     void offer(float score, int ordinal, int chunk) {
         int k = scores.length;
