@@ -3,6 +3,7 @@ package dev.ragkit.store.inmemory;
 import dev.ragkit.store.SearchRequest;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
+import dev.ragkit.store.tck.DocumentStoreContract;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -26,16 +27,7 @@ final class ReferenceSearch {
                     || !request.accepts(e.document().docType(), e.document().promotionLevel())) {
                 continue;
             }
-            float[] v = e.chunk().embedding();
-            double dot = 0;
-            double qq = 0;
-            double vv = 0;
-            for (int i = 0; i < q.length; i++) {
-                dot += (double) q[i] * v[i];
-                qq += (double) q[i] * q[i];
-                vv += (double) v[i] * v[i];
-            }
-            double cosine = Math.max(0, Math.min(1, dot / Math.sqrt(qq * vv)));
+            double cosine = Math.max(0, Math.min(1, DocumentStoreContract.cosine(q, e.chunk().embedding())));
             all.add(new Scored(e.chunk().sourceId(), e.document().id(), e.chunk().index(), cosine));
         }
         all.sort(Comparator.comparingDouble(Scored::similarity).reversed()

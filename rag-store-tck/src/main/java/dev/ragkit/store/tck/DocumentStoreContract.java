@@ -372,7 +372,15 @@ public abstract class DocumentStoreContract {
         return chunks.stream().map(StoredChunk::withoutEmbedding).collect(Collectors.toList());
     }
 
-    private static double cosine(float[] a, float[] b) {
+    /**
+     * The textbook cosine similarity in double precision, unclamped: the reference that store results are
+     * compared with.
+     *
+     * @param a a vector
+     * @param b a vector of the same length
+     * @return {@code a·b / (|a| |b|)}
+     */
+    public static double cosine(float[] a, float[] b) {
         double dot = 0;
         double normA = 0;
         double normB = 0;

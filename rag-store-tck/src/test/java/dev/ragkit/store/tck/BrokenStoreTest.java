@@ -162,7 +162,7 @@ final class BrokenStoreTest {
     static final class RescaledSimilarityStore extends ReferenceDocumentStore {
         @Override
         protected double similarity(float[] query, float[] embedding) {
-            return (1 + cosine(query, embedding)) / 2;
+            return (1 + DocumentStoreContract.cosine(query, embedding)) / 2;
         }
     }
 

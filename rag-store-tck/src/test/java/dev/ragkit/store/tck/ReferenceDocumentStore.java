@@ -223,19 +223,7 @@ class ReferenceDocumentStore implements DocumentStore {
 
     /** The similarity reported for a chunk: the cosine clamped to [0, 1]. */
     protected double similarity(float[] query, float[] embedding) {
-        return Math.max(0.0, Math.min(1.0, cosine(query, embedding)));
-    }
-
-    static double cosine(float[] a, float[] b) {
-        double dot = 0;
-        double normA = 0;
-        double normB = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += (double) a[i] * b[i];
-            normA += (double) a[i] * a[i];
-            normB += (double) b[i] * b[i];
-        }
-        return dot / Math.sqrt(normA * normB);
+        return Math.max(0.0, Math.min(1.0, DocumentStoreContract.cosine(query, embedding)));
     }
 
     private List<Entry> visibleEntries(Scope scope) {
