@@ -1,0 +1,27 @@
+package dev.ragkit;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The root of RagKit's unchecked exceptions. Subtypes are grouped by what the caller does next; each message
+ * says how to fix the problem. Store plugins throw {@code dev.ragkit.store.StoreException}, which cannot
+ * extend this class (the store SPI depends on nothing of RagKit's core).
+ */
+public class RagException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * @param message what went wrong and how to fix it
+     */
+    public RagException(String message) {
+        super(message);
+    }
+
+    /**
+     * @param message what went wrong and how to fix it
+     * @param cause   the underlying failure, or {@code null}
+     */
+    public RagException(String message, @Nullable Throwable cause) {
+        super(message, cause);
+    }
+}

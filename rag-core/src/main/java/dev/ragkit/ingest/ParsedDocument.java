@@ -1,0 +1,120 @@
+package dev.ragkit.ingest;
+
+import dev.ragkit.store.PromotionLevel;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A document as read from its file: front-matter fields, the local links it makes, and every line with the
+ * heading path in effect there. Immutable.
+ *
+ * <p>Line numbers are 1-based and refer to the file as it is on disk, front matter included, so citations
+ * point at the real lines. The body — what gets chunked — is lines {@code firstBodyLine .. lines().size()}.
+ *
+ * @param path           the path relative to the document root, with {@code /} separators
+ * @param title          from front matter, else the first {@code #} heading, else the file name
+ * @param docType        front matter {@code doc_type}, or {@code null}
+ * @param promotionLevel front matter {@code promotion_level}, default {@link PromotionLevel#STANDARD}
+ * @param date           front matter {@code date}, or {@code null}
+ * @param accessTags     front matter {@code tags} (immutable, sorted); empty means the whole tenant
+ * @param owner          front matter {@code owner}, or {@code null}
+ * @param summary        front matter {@code summary}, or {@code null}
+ * @param metadata       every other front-matter field, scalars as text and lists or maps as JSON (immutable)
+ * @param links          root-relative, normalised paths of the local documents this one links to, in order of
+ *                       first appearance, without duplicates (immutable)
+ * @param droppedLinks   how many links were dropped because they would leave the document root
+ * @param lines          every line of the file without its terminator; line {@code n} is {@code lines.get(n-1)}
+ * @param firstBodyLine  the first line after the front matter: 1 without front matter, {@code lines.size()+1}
+ *                       when nothing follows it
+ * @param sections       for each line (same size as {@code lines}), the heading path in effect there, e.g.
+ *                       {@code Install > Linux}; {@code null} before the first heading and in front matter. A
+ *                       heading line belongs to the section it opens
+ */
+public record ParsedDocument(
+        String path,
+        String title,
+        @Nullable String docType,
+        PromotionLevel promotionLevel,
+        @Nullable LocalDate date,
+        SortedSet<String> accessTags,
+        @Nullable String owner,
+        @Nullable String summary,
+        Map<String, String> metadata,
+        List<String> links,
+        int droppedLinks,
+        List<String> lines,
+        int firstBodyLine,
+        List<@Nullable String> sections) {
+
+    /**
+     * Validates and copies the arguments.
+     *
+     * @throws IllegalArgumentException when {@code sections} and {@code lines} differ in size, or
+     *                                  {@code firstBodyLine} is outside {@code 1 .. lines.size()+1}
+     */
+    public ParsedDocument {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(title, "title");
+        Objects.requireNonNull(promotionLevel, "promotionLevel");
+        accessTags = Collections.unmodifiableSortedSet(new TreeSet<>(Objects.requireNonNull(accessTags, "accessTags")));
+        metadata = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(metadata, "metadata")));
+        links = List.copyOf(Objects.requireNonNull(links, "links"));
+        if (droppedLinks < 0) {
+            throw new IllegalArgumentException("droppedLinks must not be negative, got " + droppedLinks);
+        }
+        lines = List.copyOf(Objects.requireNonNull(lines, "lines"));
+        Objects.requireNonNull(sections, "sections");
+        if (sections.size() != lines.size()) {
+            throw new IllegalArgumentException("sections has " + sections.size() + " entries for " + lines.size()
+                    + " lines");
+        }
+        sections = Collections.unmodifiableList(new ArrayList<>(sections));
+        if (firstBodyLine < 1 || firstBodyLine > lines.size() + 1) {
+            throw new IllegalArgumentException("firstBodyLine must be in 1.." + (lines.size() + 1) + ", got "
+                    + firstBodyLine);
+        }
+    }
+
+    /**
+     * The heading path in effect at a line.
+     *
+     * @param line a 1-based line number
+     * @return the section, or {@code null} before the first heading
+     * @throws IndexOutOfBoundsException when the line does not exist
+     */
+    public @Nullable String section(int line) {
+        return sections.get(line - 1);
+    }
+
+    /**
+     * The text of a line.
+     *
+     * @param line a 1-based line number
+     * @return the line without its terminator
+     * @throws IndexOutOfBoundsException when the line does not exist
+     */
+    public String line(int line) {
+        return lines.get(line - 1);
+    }
+
+    /**
+     * The number of characters in the body (lines joined with {@code \n}).
+     *
+     * @return the body's length
+     */
+    public long bodyCharCount() {
+        long count = 0;
+        for (int i = firstBodyLine - 1; i < lines.size(); i++) {
+            count += lines.get(i).length() + (i + 1 < lines.size() ? 1 : 0);
+        }
+        return count;
+    }
+}
