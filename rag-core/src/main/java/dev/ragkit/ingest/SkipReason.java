@@ -1,0 +1,35 @@
+package dev.ragkit.ingest;
+
+/**
+ * Why the {@link Indexer} left a file or folder alone. None of these is read: the decision is made from the
+ * name and the file attributes before anything is opened.
+ */
+public enum SkipReason {
+    /** The name marks a file that may hold secrets: {@code .env*}, {@code *.pem}, {@code *.key}. */
+    SECRET("may hold secrets (.env*, *.pem, *.key)"),
+    /** The name starts with {@code .}; a hidden folder is not entered. */
+    HIDDEN("hidden (name starts with '.')"),
+    /** The file is larger than the indexer's {@code maxFileBytes}. */
+    TOO_LARGE("larger than the size limit"),
+    /** A symbolic link whose target lies outside the indexed root. */
+    SYMLINK_OUTSIDE_ROOT("symbolic link leading outside the root"),
+    /** A symbolic link to a folder that contains it, which would be walked forever. */
+    SYMLINK_LOOP("symbolic link to one of its own parent folders"),
+    /** A symbolic link that cannot be resolved: its target is missing, or links point at each other. */
+    BROKEN_SYMLINK("symbolic link that cannot be resolved"),
+    /** A matching name that is not a regular file (a pipe, socket or device), which could block a read. */
+    NOT_REGULAR_FILE("not a regular file");
+
+    private final String description;
+
+    SkipReason(String description) {
+        this.description = description;
+    }
+
+    /**
+     * @return a short explanation for people, e.g. {@code hidden (name starts with '.')}
+     */
+    public String description() {
+        return description;
+    }
+}

@@ -1,0 +1,818 @@
+package dev.ragkit.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.ragkit.IngestException;
+import dev.ragkit.store.PromotionLevel;
+import dev.ragkit.store.Scope;
+import dev.ragkit.store.SearchHit;
+import dev.ragkit.store.SearchRequest;
+import dev.ragkit.store.StoredChunk;
+import dev.ragkit.store.StoredDocument;
+import dev.ragkit.store.inmemory.InMemoryDocumentStore;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class IndexerTest {
+
+    private static final String TENANT = "acme";
+    private static final Scope ADMIN = Scope.unrestricted(TENANT);
+    /** Every test that could open a file it must not should fail, not hang, if it does. */
+    private static final Duration NO_HANG = Duration.ofSeconds(30);
+
+    /** One chunk per non-blank body line; token count = word count. Simple and predictable. */
+    private static final Chunker LINES = document -> {
+        List<TextChunk> chunks = new ArrayList<>();
+        for (int line = document.firstBodyLine(); line <= document.lines().size(); line++) {
+            String text = document.line(line);
+            if (!text.isBlank()) {
+                chunks.add(new TextChunk(chunks.size(), text, text.trim().split("\\s+").length, line, line,
+                        document.section(line)));
+            }
+        }
+        return chunks;
+    };
+
+    @TempDir
+    Path temp;
+
+    private final InMemoryDocumentStore store = InMemoryDocumentStore.builder().build();
+    private final RecordingEmbedder embedder = new RecordingEmbedder();
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    private Indexer.Builder indexer() {
+        return Indexer.builder().store(store).embedder(embedder).tenant(TENANT).chunker(LINES);
+    }
+
+    private Path root() throws IOException {
+        return Files.createDirectories(temp.resolve("docs"));
+    }
+
+    private static Path write(Path root, String path, String content) throws IOException {
+        Path file = root.resolve(path);
+        Files.createDirectories(file.getParent());
+        return Files.writeString(file, content, StandardCharsets.UTF_8);
+    }
+
+    private List<String> storedPaths() {
+        return store.documents(ADMIN).stream().map(StoredDocument::path).collect(Collectors.toList());
+    }
+
+    private StoredDocument stored(String path) {
+        return store.findByPaths(ADMIN, List.of(path)).get(0);
+    }
+
+    private List<StoredChunk> chunksOf(String path) {
+        return store.chunks(ADMIN, StoredDocument.idFor(TENANT, path));
+    }
+
+    private String allStoredText() {
+        StringBuilder text = new StringBuilder();
+        for (StoredDocument document : store.documents(ADMIN)) {
+            text.append(document).append('\n');
+            for (StoredChunk chunk : store.chunks(ADMIN, document.id())) {
+                text.append(chunk.text()).append('\n');
+            }
+        }
+        return text.toString();
+    }
+
+    private static void mkfifo(Path path) throws Exception {
+        Files.createDirectories(path.getParent());
+        Process process = new ProcessBuilder("mkfifo", path.toString()).redirectErrorStream(true).start();
+        Assumptions.assumeTrue(process.waitFor(10, TimeUnit.SECONDS) && process.exitValue() == 0,
+                "mkfifo is needed to prove that skipped files are never opened (opening a pipe would block)");
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // What is indexed
+
+    @Test
+    void index_nestedFoldersAndRootFiles_indexesEveryMatchingFileUnderItsRelativePath() throws IOException {
+        Path root = root();
+        write(root, "readme.md", "# Readme\nwelcome text\n");
+        write(root, "notes.txt", "plain notes\nsecond line\n");
+        write(root, "guide/intro.markdown", "# Intro\nhello there\n");
+        write(root, "guide/deep/er/leaf.md", "# Leaf\nleaf words\n");
+        write(root, "guide/picture.png", "not a document");
+        write(root, "data.json", "{}");
+
+        IndexReport report = indexer().build().index(root);
+
+        assertThat(storedPaths()).containsExactly("guide/deep/er/leaf.md", "guide/intro.markdown", "notes.txt",
+                "readme.md");
+        assertThat(report.filesIndexed()).isEqualTo(4);
+        assertThat(report.filesSkipped()).isEmpty();
+        assertThat(report.filesFailed()).isEmpty();
+        assertThat(report.chunks()).isEqualTo(8);
+        assertThat(report.tokens()).isEqualTo(16);
+        assertThat(report.cancelled()).isFalse();
+        assertThat(report.succeeded()).isTrue();
+        assertThat(chunksOf("notes.txt")).extracting(StoredChunk::text, StoredChunk::startLine)
+                .containsExactly(tuple("plain notes", 1), tuple("second line", 2));
+        StoredChunk leaf = chunksOf("guide/deep/er/leaf.md").get(1);
+        assertThat(leaf.embedding()).containsExactly(embedder.vector("leaf words"));
+        assertThat(leaf.section()).isEqualTo("Leaf");
+        assertThat(leaf.tokenCount()).isEqualTo(2);
+    }
+
+    @Test
+    void index_frontMatter_mapsEveryFieldToTheStoredDocument() throws IOException {
+        Path root = root();
+        write(root, "team/policy.md", String.join("\n",
+                "---",
+                "title: Leave policy",
+                "doc_type: policy",
+                "promotion_level: critical",
+                "date: 2024-03-01",
+                "tags: [hr, managers]",
+                "owner: hr-team",
+                "summary: How to ask for leave.",
+                "region: emea",
+                "---",
+                "# Asking",
+                "Ask your manager. See [the form](../forms/leave.md#top) and [site](https://example.com).",
+                ""));
+
+        indexer().build().index(root);
+
+        StoredDocument document = stored("team/policy.md");
+        assertThat(document.id()).isEqualTo(StoredDocument.idFor(TENANT, "team/policy.md"));
+        assertThat(document.tenant()).isEqualTo(TENANT);
+        assertThat(document.title()).isEqualTo("Leave policy");
+        assertThat(document.docType()).isEqualTo("policy");
+        assertThat(document.promotionLevel()).isEqualTo(PromotionLevel.CRITICAL);
+        assertThat(document.date()).isEqualTo(LocalDate.of(2024, 3, 1));
+        assertThat(document.accessTags()).containsExactly("hr", "managers");
+        assertThat(document.ownerTag()).isEqualTo("hr-team");
+        assertThat(document.links()).containsExactly("forms/leave.md");
+        assertThat(document.metadata()).containsEntry("region", "emea")
+                .containsEntry(Indexer.SUMMARY_KEY, "How to ask for leave.");
+        assertThat(document.charCount()).isPositive();
+        assertThat(chunksOf("team/policy.md")).extracting(StoredChunk::startLine, StoredChunk::section)
+                .containsExactly(tuple(11, "Asking"), tuple(12, "Asking"));
+    }
+
+    @Test
+    void index_defaultChunker_storesTokenWindowChunksWithExactCounts() throws IOException {
+        Path root = root();
+        StringBuilder long_ = new StringBuilder("# Long\n\n");
+        for (int i = 0; i < 400; i++) {
+            long_.append("Sentence number ").append(i).append(" talks about indexing folders.\n");
+        }
+        write(root, "long.md", long_.toString());
+        write(root, "short.md", "# Short\n\nOne line.\n");
+
+        IndexReport report = Indexer.builder().store(store).embedder(embedder).tenant(TENANT).build().index(root);
+
+        List<StoredChunk> chunks = chunksOf("long.md");
+        assertThat(chunks).hasSizeGreaterThan(1);
+        assertThat(chunks).allSatisfy(c -> assertThat(c.tokenCount()).isBetween(1, 500));
+        assertThat(chunks.get(0).startLine()).isEqualTo(1);
+        assertThat(chunks.get(chunks.size() - 1).endLine()).isEqualTo(402);
+        long tokens = chunks.stream().mapToLong(StoredChunk::tokenCount).sum()
+                + chunksOf("short.md").stream().mapToLong(StoredChunk::tokenCount).sum();
+        assertThat(report.tokens()).isEqualTo(tokens);
+    }
+
+    @Test
+    void index_emptyAndBlankFiles_storedWithoutChunks() throws IOException {
+        Path root = root();
+        write(root, "empty.md", "");
+        write(root, "blank.md", "\n   \n");
+        write(root, "only-front-matter.md", "---\ntitle: Nothing here\n---\n");
+
+        IndexReport report = indexer().build().index(root);
+
+        assertThat(report.filesIndexed()).isEqualTo(3);
+        assertThat(report.chunks()).isZero();
+        assertThat(storedPaths()).containsExactly("blank.md", "empty.md", "only-front-matter.md");
+        assertThat(stored("only-front-matter.md").title()).isEqualTo("Nothing here");
+        assertThat(embedder.calls()).isEmpty();
+    }
+
+    @Test
+    void index_customGlobs_replaceTheDefaults() throws IOException {
+        Path root = root();
+        write(root, "a.md", "markdown");
+        write(root, "b.rst", "restructured");
+        write(root, "sub/c.rst", "nested restructured");
+
+        IndexReport report = indexer().include("**/*.rst").build().index(root);
+
+        assertThat(storedPaths()).containsExactly("b.rst", "sub/c.rst");
+        assertThat(report.filesIndexed()).isEqualTo(2);
+    }
+
+    @Test
+    void index_embeddingBatches_neverLargerThanBatchSize() throws IOException {
+        Path root = root();
+        write(root, "five.md", "one\ntwo\nthree\nfour\nfive\n");
+
+        indexer().batchSize(2).build().index(root);
+
+        assertThat(embedder.calls()).containsExactly(List.of("one", "two"), List.of("three", "four"),
+                List.of("five"));
+        assertThat(chunksOf("five.md")).extracting(StoredChunk::index).containsExactly(0, 1, 2, 3, 4);
+    }
+
+    @Test
+    void index_throughCachingEmbedder_reindexingUnchangedFilesCallsModelNoMore() throws IOException {
+        Path root = root();
+        write(root, "a.md", "alpha\nbeta\n");
+        Indexer indexer = Indexer.builder().store(store).embedder(CachingEmbedder.of(embedder)).tenant(TENANT)
+                .chunker(LINES).build();
+
+        indexer.index(root);
+        indexer.index(root);
+
+        assertThat(embedder.calls()).hasSize(1);
+        assertThat(chunksOf("a.md")).hasSize(2);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Safety
+
+    @Test
+    void index_secretAndHiddenFiles_skippedWithReasonAndNeverOpened() throws Exception {
+        Path root = root();
+        write(root, "visible.md", "visible words");
+        // Named pipes: opening one for reading blocks until a writer comes, so any read would hang the test.
+        mkfifo(root.resolve(".env"));
+        mkfifo(root.resolve("config/.env.local"));
+        mkfifo(root.resolve("certs/key.pem"));
+        mkfifo(root.resolve("certs/id.key"));
+        mkfifo(root.resolve(".hidden.md"));
+        mkfifo(root.resolve(".git/HEAD.md"));
+        mkfifo(root.resolve("sub/.cache/inner.md"));
+        write(root, "sub/kept.md", "kept words");
+
+        IndexReport report = assertTimeoutPreemptively(NO_HANG, () -> indexer().build().index(root));
+
+        assertThat(report.filesSkipped()).extracting(IndexReport.SkippedFile::path, IndexReport.SkippedFile::reason)
+                .containsExactly(
+                        tuple(".env", SkipReason.SECRET),
+                        tuple(".git", SkipReason.HIDDEN),
+                        tuple(".hidden.md", SkipReason.HIDDEN),
+                        tuple("certs/id.key", SkipReason.SECRET),
+                        tuple("certs/key.pem", SkipReason.SECRET),
+                        tuple("config/.env.local", SkipReason.SECRET),
+                        tuple("sub/.cache", SkipReason.HIDDEN));
+        assertThat(report.filesSkipped()).filteredOn(s -> s.path().equals(".git"))
+                .extracting(IndexReport.SkippedFile::detail).containsExactly("hidden folder, not entered");
+        assertThat(report.filesFailed()).isEmpty();
+        assertThat(storedPaths()).containsExactly("sub/kept.md", "visible.md");
+    }
+
+    @Test
+    void index_secretNames_skippedEvenWhenTheGlobsWouldMatch() throws Exception {
+        Path root = root();
+        mkfifo(root.resolve("server.key"));
+        mkfifo(root.resolve("ca.PEM"));
+        write(root, "ok.txt", "fine");
+
+        IndexReport report = assertTimeoutPreemptively(NO_HANG, () -> indexer().include("**/*").build().index(root));
+
+        assertThat(report.filesSkipped()).extracting(IndexReport.SkippedFile::path, IndexReport.SkippedFile::reason)
+                .containsExactly(tuple("ca.PEM", SkipReason.SECRET), tuple("server.key", SkipReason.SECRET));
+        assertThat(storedPaths()).containsExactly("ok.txt");
+    }
+
+    @Test
+    void index_fileAboveSizeLimit_skippedWithSizeAndNeverStored() throws IOException {
+        Path root = root();
+        write(root, "small.md", "x".repeat(100));
+        write(root, "big.md", "BIGWORD " + "y".repeat(200));
+        Path sparse = root.resolve("huge.md");
+        try (RandomAccessFile file = new RandomAccessFile(sparse.toFile(), "rw")) {
+            file.setLength(Indexer.DEFAULT_MAX_FILE_BYTES + 1);
+        }
+
+        IndexReport small = indexer().maxFileBytes(100).build().index(root);
+
+        assertThat(small.filesSkipped()).extracting(IndexReport.SkippedFile::path, IndexReport.SkippedFile::reason,
+                IndexReport.SkippedFile::detail).containsExactly(
+                        tuple("big.md", SkipReason.TOO_LARGE, "208 bytes, limit 100"),
+                        tuple("huge.md", SkipReason.TOO_LARGE, (Indexer.DEFAULT_MAX_FILE_BYTES + 1) + " bytes, limit 100"));
+        assertThat(storedPaths()).containsExactly("small.md");
+
+        IndexReport defaults = indexer().build().index(root);
+        assertThat(defaults.filesSkipped()).extracting(IndexReport.SkippedFile::path).containsExactly("huge.md");
+        assertThat(storedPaths()).containsExactly("big.md", "small.md");
+    }
+
+    @Test
+    void index_symlinksLeavingTheRoot_skippedAndTargetsNeverOpened() throws Exception {
+        Path root = root();
+        Path outside = Files.createDirectories(temp.resolve("outside"));
+        mkfifo(outside.resolve("secret.md"));
+        write(outside, "folder/leak.md", "LEAKWORD");
+        write(root, "inside.md", "inside words");
+        Files.createSymbolicLink(root.resolve("escape.md"), outside.resolve("secret.md"));
+        Files.createSymbolicLink(root.resolve("relative-escape.md"), Path.of("../outside/secret.md"));
+        Files.createSymbolicLink(root.resolve("escape-dir"), outside.resolve("folder"));
+
+        IndexReport report = assertTimeoutPreemptively(NO_HANG, () -> indexer().build().index(root));
+
+        assertThat(report.filesSkipped()).extracting(IndexReport.SkippedFile::path, IndexReport.SkippedFile::reason)
+                .containsExactly(
+                        tuple("escape-dir", SkipReason.SYMLINK_OUTSIDE_ROOT),
+                        tuple("escape.md", SkipReason.SYMLINK_OUTSIDE_ROOT),
+                        tuple("relative-escape.md", SkipReason.SYMLINK_OUTSIDE_ROOT));
+        assertThat(storedPaths()).containsExactly("inside.md");
+        assertThat(allStoredText()).doesNotContain("LEAKWORD");
+    }
+
+    @Test
+    void index_symlinksInsideTheRoot_followedAndStoredUnderTheLinkPath() throws IOException {
+        Path root = root();
+        write(root, "real/page.md", "# Page\nshared words\n");
+        Files.createSymbolicLink(root.resolve("alias.md"), root.resolve("real/page.md"));
+        Files.createSymbolicLink(root.resolve("mirror"), Path.of("real"));
+
+        IndexReport report = indexer().build().index(root);
+
+        assertThat(report.filesSkipped()).isEmpty();
+        assertThat(storedPaths()).containsExactly("alias.md", "mirror/page.md", "real/page.md");
+        assertThat(chunksOf("mirror/page.md")).extracting(StoredChunk::text).containsExactly("# Page", "shared words");
+    }
+
+    @Test
+    void index_symlinkLoopsAndBrokenLinks_skippedAndTheWalkEnds() throws Exception {
+        Path root = root();
+        write(root, "sub/page.md", "page words");
+        Files.createSymbolicLink(root.resolve("sub/up"), Path.of(".."));
+        Files.createSymbolicLink(root.resolve("self"), Path.of("."));
+        Files.createSymbolicLink(root.resolve("dangling.md"), Path.of("missing.md"));
+        Files.createSymbolicLink(root.resolve("ping.md"), Path.of("pong.md"));
+        Files.createSymbolicLink(root.resolve("pong.md"), Path.of("ping.md"));
+
+        IndexReport report = assertTimeoutPreemptively(NO_HANG, () -> indexer().build().index(root));
+
+        assertThat(report.filesSkipped()).extracting(IndexReport.SkippedFile::path, IndexReport.SkippedFile::reason)
+                .containsExactly(
+                        tuple("dangling.md", SkipReason.BROKEN_SYMLINK),
+                        tuple("ping.md", SkipReason.BROKEN_SYMLINK),
+                        tuple("pong.md", SkipReason.BROKEN_SYMLINK),
+                        tuple("self", SkipReason.SYMLINK_LOOP),
+                        tuple("sub/up", SkipReason.SYMLINK_LOOP));
+        assertThat(storedPaths()).containsExactly("sub/page.md");
+    }
+
+    @Test
+    void index_namedPipeMatchingTheGlobs_skippedAsNotRegularAndNeverOpened() throws Exception {
+        Path root = root();
+        mkfifo(root.resolve("pipe.md"));
+        write(root, "file.md", "file words");
+
+        IndexReport report = assertTimeoutPreemptively(NO_HANG, () -> indexer().build().index(root));
+
+        assertThat(report.filesSkipped()).extracting(IndexReport.SkippedFile::path, IndexReport.SkippedFile::reason)
+                .containsExactly(tuple("pipe.md", SkipReason.NOT_REGULAR_FILE));
+        assertThat(storedPaths()).containsExactly("file.md");
+    }
+
+    @Test
+    void index_rootItselfHiddenOrALink_isWalked() throws IOException {
+        Path hidden = Files.createDirectories(temp.resolve(".notes"));
+        write(hidden, "a.md", "a words");
+        Path link = Files.createSymbolicLink(temp.resolve("link-to-notes"), hidden);
+
+        assertThat(indexer().build().index(hidden).filesIndexed()).isEqualTo(1);
+        assertThat(indexer().build().index(link).filesIndexed()).isEqualTo(1);
+        assertThat(storedPaths()).containsExactly("a.md");
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Idempotence and sync
+
+    @Test
+    void index_sameFolderTwice_replacesEachDocumentUnderTheSameId() throws IOException {
+        Path root = root();
+        write(root, "a.md", "first version\nsecond line\n");
+        write(root, "b/c.md", "unchanged\n");
+        Indexer indexer = indexer().build();
+        indexer.index(root);
+        List<StoredDocument> before = store.documents(ADMIN);
+
+        write(root, "a.md", "rewritten version\n");
+        IndexReport again = indexer.index(root);
+
+        List<StoredDocument> after = store.documents(ADMIN);
+        assertThat(after).extracting(StoredDocument::id).containsExactlyElementsOf(
+                before.stream().map(StoredDocument::id).collect(Collectors.toList()));
+        assertThat(after).hasSize(2);
+        assertThat(chunksOf("a.md")).extracting(StoredChunk::text).containsExactly("rewritten version");
+        assertThat(chunksOf("b/c.md")).extracting(StoredChunk::text).containsExactly("unchanged");
+        assertThat(again.filesIndexed()).isEqualTo(2);
+        List<SearchHit> hits = store.search(SearchRequest.builder(ADMIN).text("first").k(10).build());
+        assertThat(hits).isEmpty();
+    }
+
+    @Test
+    void index_syncAfterFilesRemoved_deletesOnlyThisTenantsGoneDocuments() throws IOException {
+        Path root = root();
+        write(root, "keep.md", "keep");
+        write(root, "gone.md", "gone");
+        write(root, "dir/gone-too.md", "gone too");
+        write(root, "other.txt", "no longer matched");
+        indexer().build().index(root);
+        Indexer.builder().store(store).embedder(embedder).tenant("other").chunker(LINES).build().index(root);
+
+        Files.delete(root.resolve("gone.md"));
+        Files.delete(root.resolve("dir/gone-too.md"));
+        IndexReport withoutSync = indexer().include("**/*.md").build().index(root);
+        assertThat(withoutSync.documentsDeleted()).isZero();
+        assertThat(storedPaths()).hasSize(4);
+
+        IndexReport report = indexer().include("**/*.md").sync(true).build().index(root);
+
+        assertThat(report.documentsDeleted()).isEqualTo(3);
+        assertThat(storedPaths()).containsExactly("keep.md");
+        assertThat(store.documents(Scope.unrestricted("other"))).extracting(StoredDocument::path)
+                .containsExactly("dir/gone-too.md", "gone.md", "keep.md", "other.txt");
+    }
+
+    @Test
+    void index_syncWithFailedAndSkippedFiles_keepsTheirLastDocuments() throws IOException {
+        Path root = root();
+        write(root, "broken.md", "good version\n");
+        write(root, "grown.md", "small\n");
+        write(root, "fine.md", "fine\n");
+        indexer().build().index(root);
+
+        write(root, "broken.md", "---\ntitle: [unclosed\n---\nbad version\n");
+        write(root, "grown.md", "z".repeat(500));
+        IndexReport report = indexer().maxFileBytes(100).sync(true).build().index(root);
+
+        assertThat(report.documentsDeleted()).isZero();
+        assertThat(report.filesFailed()).extracting(IndexReport.FailedFile::path).containsExactly("broken.md");
+        assertThat(report.filesSkipped()).extracting(IndexReport.SkippedFile::path).containsExactly("grown.md");
+        assertThat(storedPaths()).containsExactly("broken.md", "fine.md", "grown.md");
+        assertThat(chunksOf("broken.md")).extracting(StoredChunk::text).containsExactly("good version");
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Failures
+
+    @Test
+    void index_invalidFrontMatterInOneFile_reportedWithLineAndOthersIndexed() throws IOException {
+        Path root = root();
+        write(root, "a.md", "a words");
+        write(root, "bad.md", "---\ntitle: ok\npromotion_level: legendary\n---\nbody\n");
+        write(root, "c.md", "c words");
+
+        IndexReport report = indexer().build().index(root);
+
+        assertThat(report.filesIndexed()).isEqualTo(2);
+        assertThat(report.filesFailed()).singleElement().satisfies(f -> {
+            assertThat(f.path()).isEqualTo("bad.md");
+            assertThat(f.message()).startsWith("bad.md:3: ").contains("legendary");
+        });
+        assertThat(report.succeeded()).isFalse();
+        assertThat(storedPaths()).containsExactly("a.md", "c.md");
+    }
+
+    @Test
+    void index_invalidUtf8OrBinaryFile_reportedWithLineAndOthersIndexed() throws IOException {
+        Path root = root();
+        write(root, "good.md", "good");
+        Files.write(root.resolve("latin1.md"), "line one\ncaf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+        Files.write(root.resolve("binary.txt"), new byte[] {'a', '\n', 'b', 0, 'c'});
+
+        IndexReport report = indexer().build().index(root);
+
+        assertThat(report.filesFailed()).extracting(IndexReport.FailedFile::path, IndexReport.FailedFile::message)
+                .containsExactly(
+                        tuple("binary.txt", "binary.txt:2: the file contains a NUL byte (offset 3), so it is binary,"
+                                + " not text; exclude it or fix the include globs"),
+                        tuple("latin1.md", "latin1.md:2: the file is not valid UTF-8 (byte offset 12); save it as UTF-8"));
+        assertThat(storedPaths()).containsExactly("good.md");
+    }
+
+    @Test
+    void index_embedderFailsForOneFile_reportedNamingTheModelAndOthersIndexed() throws IOException {
+        Path root = root();
+        write(root, "a.md", "alpha");
+        write(root, "b.md", "EXPLODE here");
+        write(root, "c.md", "gamma");
+        embedder.failOn("EXPLODE");
+        List<String> failedPaths = new ArrayList<>();
+        Indexer indexer = indexer().listener(new IndexListener() {
+            @Override
+            public void onFileFailed(String path, IngestException error) {
+                failedPaths.add(path + " -> " + error.path());
+            }
+        }).build();
+
+        IndexReport report = indexer.index(root);
+
+        assertThat(report.filesFailed()).singleElement().satisfies(f -> {
+            assertThat(f.path()).isEqualTo("b.md");
+            assertThat(f.message()).contains("embedding failed").contains("'fake-bow'");
+        });
+        assertThat(failedPaths).containsExactly("b.md -> b.md");
+        assertThat(storedPaths()).containsExactly("a.md", "c.md");
+    }
+
+    @Test
+    void index_embedderAnswersGarbage_fileFailsAndNothingOfItIsStored() throws IOException {
+        Path root = root();
+        write(root, "a.md", "alpha\nbeta\n");
+        embedder.tamper(v -> {
+            v[v.length - 1][1] = Float.NaN;
+            return v;
+        });
+
+        IndexReport report = indexer().build().index(root);
+
+        assertThat(report.filesFailed()).singleElement().extracting(IndexReport.FailedFile::message).asString()
+                .contains("'fake-bow'").contains("non-finite value (NaN)");
+        assertThat(storedPaths()).isEmpty();
+    }
+
+    @Test
+    void index_storeRejectsTheVectors_runEndsWithTheStoresException() throws IOException {
+        Path root = root();
+        write(root, "a.md", "alpha");
+        write(root, "b.md", "beta");
+        try (InMemoryDocumentStore narrow = InMemoryDocumentStore.builder().dimension(8).build()) {
+            Indexer indexer = indexer().store(narrow).build();
+
+            assertThatThrownBy(() -> indexer.index(root)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("dimension");
+            assertThat(embedder.calls()).hasSize(1);
+        }
+    }
+
+    @Test
+    void index_rootMissingOrAFile_throwsIngestExceptionSayingWhatToPass() throws IOException {
+        Indexer indexer = indexer().build();
+        Path file = write(temp, "file.md", "x");
+
+        assertThatThrownBy(() -> indexer.index(temp.resolve("nope"))).isInstanceOf(IngestException.class)
+                .hasMessageContaining("nope").hasMessageContaining("no such folder");
+        assertThatThrownBy(() -> indexer.index(file)).isInstanceOf(IngestException.class)
+                .hasMessageContaining("file.md").hasMessageContaining("not a folder");
+    }
+
+    @Test
+    void index_emptyFolder_reportsNothingDone() throws IOException {
+        List<IndexProgress> progress = new ArrayList<>();
+        IndexReport report = indexer().sync(true).listener(new IndexListener() {
+            @Override
+            public void onProgress(IndexProgress p) {
+                progress.add(p);
+            }
+        }).build().index(root());
+
+        assertThat(report.filesIndexed()).isZero();
+        assertThat(report.filesSkipped()).isEmpty();
+        assertThat(report.filesFailed()).isEmpty();
+        assertThat(report.chunks()).isZero();
+        assertThat(report.cancelled()).isFalse();
+        assertThat(progress).isNotEmpty().allSatisfy(p -> assertThat(p.fraction()).isEqualTo(1.0));
+        assertThat(embedder.calls()).isEmpty();
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Listener and cancellation
+
+    @Test
+    void index_listener_seesEveryFileInOrderMonotonicProgressAndAFinalEventEqualToTheReport() throws Exception {
+        Path root = root();
+        write(root, "a.md", "one\ntwo\n");
+        write(root, "b.md", "---\ndate: not-a-date\n---\nx\n");
+        write(root, "c/d.md", "three\n");
+        write(root, "e.txt", "four five\nsix\n");
+        write(root, ".hidden.md", "hidden");
+        List<String> events = new ArrayList<>();
+        List<IndexProgress> progress = new ArrayList<>();
+        IndexListener listener = new IndexListener() {
+            @Override
+            public void onStart(int totalFiles) {
+                events.add("start " + totalFiles);
+            }
+
+            @Override
+            public void onFileDone(String path, int chunks, long tokens) {
+                events.add("done " + path + " " + chunks + " " + tokens);
+            }
+
+            @Override
+            public void onFileSkipped(String path, SkipReason reason, String detail) {
+                events.add("skipped " + path + " " + reason);
+            }
+
+            @Override
+            public void onFileFailed(String path, IngestException error) {
+                events.add("failed " + path);
+            }
+
+            @Override
+            public void onProgress(IndexProgress p) {
+                progress.add(p);
+                events.add("progress " + p.filesDone() + "/" + p.filesTotal());
+            }
+        };
+
+        IndexReport report = indexer().listener(listener).build().index(root);
+
+        assertThat(events).containsExactly("start 4", "skipped .hidden.md HIDDEN", "progress 0/4",
+                "done a.md 2 2", "progress 1/4", "failed b.md", "progress 2/4", "done c/d.md 1 1", "progress 3/4",
+                "done e.txt 2 3", "progress 4/4", "progress 4/4");
+        for (int i = 1; i < progress.size(); i++) {
+            IndexProgress previous = progress.get(i - 1);
+            IndexProgress current = progress.get(i);
+            assertThat(current.filesDone()).isGreaterThanOrEqualTo(previous.filesDone());
+            assertThat(current.chunks()).isGreaterThanOrEqualTo(previous.chunks());
+            assertThat(current.tokens()).isGreaterThanOrEqualTo(previous.tokens());
+            assertThat(current.elapsed()).isGreaterThanOrEqualTo(previous.elapsed());
+        }
+        IndexProgress last = progress.get(progress.size() - 1);
+        assertThat(last).isEqualTo(new IndexProgress(report.filesIndexed() + report.filesFailed().size(), 4,
+                report.chunks(), report.tokens(), report.elapsed()));
+        assertThat(report.chunks()).isEqualTo(5);
+        assertThat(report.tokens()).isEqualTo(6);
+    }
+
+    @Test
+    void index_cancelledFromTheListenerAfterTheFirstFile_storesOnlyWholeDocuments() throws IOException {
+        Path root = root();
+        write(root, "a.md", "a1\na2\na3\n");
+        write(root, "b.md", "b1\nb2\nb3\n");
+        write(root, "c.md", "c1\n");
+        AtomicBoolean stop = new AtomicBoolean();
+        List<IndexProgress> progress = new ArrayList<>();
+        Indexer indexer = indexer().sync(true).listener(new IndexListener() {
+            @Override
+            public void onFileDone(String path, int chunks, long tokens) {
+                stop.set(true);
+            }
+
+            @Override
+            public void onProgress(IndexProgress p) {
+                progress.add(p);
+            }
+        }).build();
+
+        IndexReport report = indexer.index(root, stop::get);
+
+        assertThat(report.cancelled()).isTrue();
+        assertThat(report.succeeded()).isFalse();
+        assertThat(report.filesIndexed()).isEqualTo(1);
+        assertThat(report.documentsDeleted()).isZero();
+        assertThat(storedPaths()).containsExactly("a.md");
+        assertThat(chunksOf("a.md")).extracting(StoredChunk::text).containsExactly("a1", "a2", "a3");
+        assertThat(progress.get(progress.size() - 1)).isEqualTo(
+                new IndexProgress(1, 3, 3, 3, report.elapsed()));
+    }
+
+    @Test
+    void index_cancelledBetweenBatchesOfAFile_keepsItsEarlierVersionWhole() throws IOException {
+        Path root = root();
+        write(root, "big.md", "old one\nold two\n");
+        indexer().build().index(root);
+        write(root, "big.md", "new1\nnew2\nnew3\nnew4\nnew5\n");
+        AtomicInteger asked = new AtomicInteger();
+
+        // Asked by the walk of the root (1), before the file (2), before each batch of 2 (3, 4): stops before
+        // the second batch.
+        IndexReport report = indexer().batchSize(2).build().index(root, () -> asked.incrementAndGet() > 3);
+
+        assertThat(report.cancelled()).isTrue();
+        assertThat(report.filesIndexed()).isZero();
+        assertThat(chunksOf("big.md")).extracting(StoredChunk::text).containsExactly("old one", "old two");
+    }
+
+    @Test
+    void index_cancelledBeforeStarting_readsNothing() throws IOException {
+        Path root = root();
+        write(root, "a.md", "a");
+
+        IndexReport report = indexer().build().index(root, () -> true);
+
+        assertThat(report.cancelled()).isTrue();
+        assertThat(report.filesIndexed()).isZero();
+        assertThat(storedPaths()).isEmpty();
+        assertThat(embedder.calls()).isEmpty();
+    }
+
+    @Test
+    void index_listenerThrows_runEndsWithItsExceptionAndStoredDocumentsStayWhole() throws IOException {
+        Path root = root();
+        write(root, "a.md", "a1\na2\n");
+        write(root, "b.md", "b1\n");
+        Indexer indexer = indexer().listener(new IndexListener() {
+            @Override
+            public void onFileDone(String path, int chunks, long tokens) {
+                throw new IllegalStateException("listener broke on " + path);
+            }
+        }).build();
+
+        assertThatThrownBy(() -> indexer.index(root)).isInstanceOf(IllegalStateException.class)
+                .hasMessage("listener broke on a.md");
+        assertThat(storedPaths()).containsExactly("a.md");
+        assertThat(chunksOf("a.md")).hasSize(2);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Builder
+
+    @Test
+    void builder_missingStoreEmbedderOrTenant_throwsIllegalStateNamingThem() {
+        assertThatThrownBy(() -> Indexer.builder().build()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("store(..), embedder(..), tenant(..)");
+        assertThatThrownBy(() -> Indexer.builder().store(store).embedder(embedder).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("tenant(\"default\")");
+    }
+
+    @Test
+    void builder_badValues_rejectedAtOnce() {
+        Indexer.Builder builder = Indexer.builder();
+        assertThatThrownBy(() -> builder.tenant(" ")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder.batchSize(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder.maxFileBytes(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder.maxFileBytes(Long.MAX_VALUE)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder.include(List.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder.include("**/*.{md")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("**/*.{md");
+        assertThatThrownBy(() -> builder.store(null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("store");
+    }
+
+    @Test
+    void toBuilder_keepsEverySetting() throws IOException {
+        Path root = root();
+        write(root, "a.rst", "one\ntwo\nthree\n");
+        Indexer original = indexer().include("*.rst").batchSize(1).build();
+
+        original.toBuilder().build().index(root);
+
+        assertThat(storedPaths()).containsExactly("a.rst");
+        assertThat(embedder.calls()).hasSize(3);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // A real corpus
+
+    @Test
+    void index_rustReferenceCorpus_indexesEveryPageWithLinksAndFindsADistinctiveTerm() {
+        Path corpus = Path.of("../../shared/corpora/rust-reference/src").toAbsolutePath().normalize();
+        Assumptions.assumeTrue(Files.isDirectory(corpus), "the Rust Reference corpus is not at " + corpus
+                + "; it ships in the shared folder next to the checkout");
+        List<String> done = new ArrayList<>();
+
+        IndexReport report = Indexer.builder().store(store).embedder(CachingEmbedder.of(embedder)).tenant(TENANT)
+                .listener(new IndexListener() {
+                    @Override
+                    public void onFileDone(String path, int chunks, long tokens) {
+                        done.add(path);
+                    }
+                }).build().index(corpus);
+
+        assertThat(report.filesFailed()).isEmpty();
+        assertThat(report.filesSkipped()).isEmpty();
+        assertThat(report.filesIndexed()).isEqualTo(122);
+        assertThat(done).hasSize(122).isSorted();
+        assertThat(report.chunks()).isGreaterThan(122);
+        List<StoredDocument> documents = store.documents(ADMIN);
+        assertThat(documents).hasSize(122);
+        assertThat(documents).extracting(StoredDocument::path).contains("SUMMARY.md", "expressions/if-expr.md");
+        long linking = documents.stream().filter(d -> !d.links().isEmpty()).count();
+        assertThat(linking).isGreaterThan(60);
+        Map<String, StoredDocument> byPath = documents.stream()
+                .collect(Collectors.toMap(StoredDocument::path, d -> d));
+        assertThat(byPath.get("SUMMARY.md").links()).contains("expressions/if-expr.md");
+        List<SearchHit> hits = store.search(SearchRequest.builder(ADMIN).text("covariant").k(5).build());
+        assertThat(hits).isNotEmpty().allSatisfy(h -> assertThat(h.document().path()).isEqualTo("subtyping.md"));
+        assertThat(hits.get(0).chunk().text()).containsIgnoringCase("covariant");
+        StoredChunk sample = store.chunks(ADMIN, byPath.get("inline-assembly.md").id()).get(2);
+        List<SearchHit> nearest = store.search(SearchRequest.builder(ADMIN).vector(embedder.vector(sample.text()))
+                .k(3).build());
+        assertThat(nearest.get(0).similarity()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-5));
+    }
+}
