@@ -807,6 +807,9 @@ final class IndexerTest {
         Map<String, StoredDocument> byPath = documents.stream()
                 .collect(Collectors.toMap(StoredDocument::path, d -> d));
         assertThat(byPath.get("SUMMARY.md").links()).contains("expressions/if-expr.md");
+        long toIndexedPages = documents.stream().flatMap(d -> d.links().stream()).filter(byPath::containsKey).count();
+        assertThat(toIndexedPages).isGreaterThan(1_000);
+        assertThat(report.linksDropped()).isPositive();
         List<SearchHit> hits = store.search(SearchRequest.builder(ADMIN).text("covariant").k(5).build());
         assertThat(hits).isNotEmpty().allSatisfy(h -> assertThat(h.document().path()).isEqualTo("subtyping.md"));
         assertThat(hits.get(0).chunk().text()).containsIgnoringCase("covariant");
