@@ -1,4 +1,4 @@
-package dev.ragkit.store.inmemory.example;
+package dev.ragkit.example;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,9 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 final class QuickStartExampleTest {
 
     @Test
-    void run_folderOfMarkdown_findsTheRightParagraphInEveryMode(@TempDir Path dir) throws IOException {
+    void run_folderOfMarkdown_findsTheRightChunkWithItsSectionInEveryMode(@TempDir Path dir) throws IOException {
         Path docs = Files.createDirectories(dir.resolve("docs"));
-        Files.writeString(docs.resolve("install.md"), "# Install\n\nDownload the archive.\n\n"
+        Files.writeString(docs.resolve("install.md"), "---\ntitle: Install\n---\n# Install\n\n## Linux\n\n"
                 + "Unpack the archive and run the installer script.\n");
         Files.writeString(docs.resolve("billing.md"), "# Billing\n\nInvoices are sent monthly.\n");
         Files.createDirectories(docs.resolve(".hidden"));
@@ -28,12 +28,12 @@ final class QuickStartExampleTest {
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
         String output = bytes.toString(StandardCharsets.UTF_8);
-        assertThat(output).contains("indexed 2 markdown files (5 paragraphs)");
+        assertThat(output).contains("indexed 2 files").contains("skipped 1, failed 0");
         assertThat(output).contains("saved and reloaded a snapshot");
-        assertThat(output).doesNotContain("secret");
+        assertThat(output).doesNotContain("secret.md");
         for (String mode : List.of("vector ", "keyword", "hybrid ")) {
-            // each mode's best hit is the paragraph on lines 5-5 of install.md
-            assertThat(output).containsPattern("(?m)^  " + mode + "  install\\.md:5-5 ");
+            // the whole small file is one chunk: body lines 4-8, opened by the "Install" heading
+            assertThat(output).containsPattern("(?m)^  " + mode + "  install\\.md:4-8 .* Install$");
         }
     }
 }
