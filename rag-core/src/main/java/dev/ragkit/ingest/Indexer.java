@@ -8,14 +8,8 @@ import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
@@ -414,36 +408,12 @@ public final class Indexer {
     private static String decode(String path, byte[] bytes) {
         for (int i = 0; i < bytes.length; i++) {
             if (bytes[i] == 0) {
-                throw new IngestException(path, lineAt(bytes, i), "the file contains a NUL byte (offset " + i
+                throw new IngestException(path, MarkdownDocumentParser.lineAtByte(bytes, i),
+                        "the file contains a NUL byte (offset " + i
                         + "), so it is binary, not text; exclude it or fix the include globs", null);
             }
         }
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = ByteBuffer.wrap(bytes);
-        CharBuffer out = CharBuffer.allocate(bytes.length);
-        CoderResult result = decoder.decode(in, out, true);
-        if (!result.isError()) {
-            result = decoder.flush(out);
-        }
-        if (result.isError()) {
-            int offset = in.position();
-            throw new IngestException(path, lineAt(bytes, offset), "the file is not valid UTF-8 (byte offset "
-                    + offset + "); save it as UTF-8", null);
-        }
-        out.flip();
-        return out.toString();
-    }
-
-    private static int lineAt(byte[] bytes, int offset) {
-        int line = 1;
-        for (int i = 0; i < offset && i < bytes.length; i++) {
-            if (bytes[i] == '\n') {
-                line++;
-            }
-        }
-        return line;
+        return MarkdownDocumentParser.decodeUtf8(path, bytes);
     }
 
     // -------------------------------------------------------------------------------------------------------------

@@ -256,7 +256,8 @@ public final class MarkdownDocumentParser {
     // ---------------------------------------------------------------------------------------------------------
     // Reading
 
-    private static String decodeUtf8(String path, byte[] bytes) {
+    /** Decodes strict UTF-8, naming the line of the first bad byte. Shared with {@link Indexer}. */
+    static String decodeUtf8(String path, byte[] bytes) {
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
@@ -275,7 +276,8 @@ public final class MarkdownDocumentParser {
         return out.toString();
     }
 
-    private static int lineAtByte(byte[] bytes, int offset) {
+    /** The 1-based line of a byte offset. Shared with {@link Indexer}. */
+    static int lineAtByte(byte[] bytes, int offset) {
         int line = 1;
         for (int i = 0; i < offset && i < bytes.length; i++) {
             if (bytes[i] == '\n' || (bytes[i] == '\r' && (i + 1 >= bytes.length || bytes[i + 1] != '\n'))) {
