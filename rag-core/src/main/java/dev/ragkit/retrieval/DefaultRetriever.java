@@ -1,0 +1,212 @@
+package dev.ragkit.retrieval;
+
+import dev.ragkit.ingest.CachingEmbedder;
+import dev.ragkit.ingest.Embedder;
+import dev.ragkit.store.DocumentStore;
+import dev.ragkit.store.PromotionLevel;
+import dev.ragkit.store.Scope;
+import dev.ragkit.store.SearchHit;
+import dev.ragkit.store.SearchRequest;
+import dev.ragkit.store.StoredChunk;
+import dev.ragkit.store.StoredDocument;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/** The default {@link Retriever}; see its javadoc for the pipeline. Stateless apart from the query cache. */
+final class DefaultRetriever implements Retriever {
+    /** Best first: boosted relevance descending, then source id, so equal scores order deterministically. */
+    static final Comparator<RetrievedChunk> BEST_FIRST = Comparator.comparingDouble(RetrievedChunk::boosted)
+            .reversed().thenComparing(RetrievedChunk::sourceId);
+
+    private final DocumentStore store;
+    private final Embedder embedder;
+    private final RetrievalOptions options;
+    private final Booster booster;
+    private final Deduplicator deduplicator;
+    private final LinkResolver linkResolver;
+
+    DefaultRetriever(Retriever.Builder b) {
+        this.store = Objects.requireNonNull(b.store);
+        Embedder e = Objects.requireNonNull(b.embedder);
+        this.embedder = b.queryCacheSize == 0 || e instanceof CachingEmbedder ? e
+                : CachingEmbedder.builder().delegate(e).maximumSize(b.queryCacheSize).build();
+        this.options = b.options;
+        this.booster = b.booster;
+        this.deduplicator = b.deduplicator;
+        this.linkResolver = b.linkResolver;
+    }
+
+    @Override
+    public RetrievedContext retrieve(String query, Scope scope) {
+        return run(query, scope, options);
+    }
+
+    @Override
+    public RetrievedContext retrieve(String query, Scope scope, RetrievalOptions.Overrides overrides) {
+        return run(query, scope, options.with(overrides));
+    }
+
+    private RetrievedContext run(String query, Scope scope, RetrievalOptions o) {
+        Objects.requireNonNull(query, "query");
+        Objects.requireNonNull(scope, "scope");
+        if (query.isBlank()) {
+            throw new IllegalArgumentException("the query is blank; ask a question");
+        }
+        Map<String, Duration> timings = new LinkedHashMap<>();
+        long t = System.nanoTime();
+
+        float[] vector = embedder.embed(List.of(query))[0];
+        t = lap(timings, "embed", t);
+
+        SearchRequest.Builder request = SearchRequest.builder(scope).vector(vector).k(o.candidates())
+                .docTypes(o.docTypes()).minPromotion(o.minPromotion());
+        if (o.hybrid() && store.capabilities().keywordSearch()) {
+            request.text(query);
+        }
+        List<SearchHit> hits = store.search(request.build());
+        t = lap(timings, "search", t);
+
+        // Critical documents come first and whole, so their chunks leave the ranking before the top-k cut.
+        List<StoredDocument> criticalDocs = o.includeCritical()
+                ? store.findByPromotion(scope, PromotionLevel.CRITICAL, o.docTypes()) : List.of();
+        Set<String> criticalIds = new HashSet<>();
+        criticalDocs.forEach(d -> criticalIds.add(d.id()));
+
+        double[] relevance = ScoreFusion.fuse(hits, o.fusion(), o.vectorWeight());
+        List<RetrievedChunk> candidates = new ArrayList<>();
+        Map<String, RetrievedChunk> bestOfCritical = new HashMap<>();
+        for (int i = 0; i < hits.size(); i++) {
+            SearchHit hit = hits.get(i);
+            if (!(hit.similarity() >= o.minRelevance())) {
+                continue;
+            }
+            RetrievedChunk chunk = new RetrievedChunk(hit.chunk(), hit.document(), hit.similarity(), relevance[i],
+                    booster.boost(relevance[i], hit.document().promotionLevel()));
+            if (criticalIds.contains(hit.document().id())) {
+                bestOfCritical.merge(hit.document().id(), chunk, (a, b) -> BEST_FIRST.compare(a, b) <= 0 ? a : b);
+            } else {
+                candidates.add(chunk);
+            }
+        }
+        int totalMatches = candidates.size() + bestOfCritical.size();
+        candidates.sort(BEST_FIRST);
+        List<RetrievedChunk> kept = perDocumentCap(deduplicator.deduplicate(candidates), o.maxChunksPerDocument());
+        t = lap(timings, "rank", t);
+
+        List<RetrievedChunk> relevant;
+        List<RetrievedDocument> relevantDocuments = new ArrayList<>();
+        if (o.granularity() == RetrievalOptions.Granularity.CHUNK) {
+            relevant = kept.subList(0, Math.min(o.topK(), kept.size()));
+        } else {
+            relevant = new ArrayList<>();
+            Map<String, List<RetrievedChunk>> byDocument = new LinkedHashMap<>();
+            for (RetrievedChunk c : kept) {
+                if (byDocument.size() < o.topK() || byDocument.containsKey(c.document().id())) {
+                    byDocument.computeIfAbsent(c.document().id(), id -> new ArrayList<>()).add(c);
+                }
+            }
+            for (List<RetrievedChunk> chunks : byDocument.values()) {
+                RetrievedChunk best = chunks.get(0);
+                relevant.addAll(chunks);
+                relevantDocuments.add(whole(scope, best.document(), best.relevance(), best.boosted()));
+            }
+            t = lap(timings, "rollup", t);
+        }
+
+        List<RetrievedDocument> critical = new ArrayList<>();
+        for (StoredDocument d : criticalDocs) {
+            RetrievedChunk matched = bestOfCritical.get(d.id());
+            critical.add(whole(scope, d, matched == null ? Double.NaN : matched.relevance(),
+                    matched == null ? Double.NaN : matched.boosted()));
+        }
+        if (o.includeCritical()) {
+            t = lap(timings, "critical", t);
+        }
+
+        List<LinkedDocument> linked = List.of();
+        if (o.linkDepth() > 0 && o.maxLinkedDocuments() > 0) {
+            List<StoredDocument> seeds = new ArrayList<>();
+            Set<String> seen = new HashSet<>(criticalIds);
+            for (RetrievedChunk c : relevant) {
+                if (seen.add(c.document().id())) {
+                    seeds.add(c.document());
+                }
+            }
+            Set<String> exclude = new HashSet<>(criticalIds);
+            seeds.forEach(d -> exclude.add(d.id()));
+            linked = linkResolver.resolve(store, scope, seeds, exclude, o.linkDepth(), o.maxLinkedDocuments());
+            lap(timings, "links", t);
+        }
+        return new RetrievedContext(critical, relevant, relevantDocuments, linked, totalMatches, timings);
+    }
+
+    /** Keeps at most {@code max} chunks of each document, in order. */
+    private static List<RetrievedChunk> perDocumentCap(List<RetrievedChunk> chunks, int max) {
+        Map<String, Integer> counts = new HashMap<>();
+        List<RetrievedChunk> kept = new ArrayList<>(chunks.size());
+        for (RetrievedChunk c : chunks) {
+            if (counts.merge(c.document().id(), 1, Integer::sum) <= max) {
+                kept.add(c);
+            }
+        }
+        return kept;
+    }
+
+    private RetrievedDocument whole(Scope scope, StoredDocument document, double relevance, double boosted) {
+        List<StoredChunk> chunks = new ArrayList<>();
+        for (StoredChunk c : store.chunks(scope, document.id())) {
+            chunks.add(c.withoutEmbedding());
+        }
+        return new RetrievedDocument(document, reassemble(chunks), chunks, relevance, boosted);
+    }
+
+    /**
+     * A document's text from its chunks in index order: overlapping lines are written once, parts of a split
+     * line are joined with a space, and a gap in line numbers (blank lines trimmed from chunk edges) becomes a
+     * blank line.
+     */
+    static String reassemble(List<StoredChunk> chunks) {
+        StringBuilder text = new StringBuilder();
+        int lastEnd = 0;
+        boolean lastWasPart = false;
+        for (StoredChunk c : chunks) {
+            String[] lines = c.text().split("\n", -1);
+            boolean part = c.startLine() == c.endLine() && lines.length == 1;
+            if (part && lastWasPart && c.startLine() == lastEnd) {
+                text.append(' ').append(c.text());
+                continue;
+            }
+            int skip = Math.max(0, lastEnd - c.startLine() + 1);
+            if (skip >= lines.length) {
+                lastWasPart = part;
+                continue;
+            }
+            if (text.length() > 0) {
+                text.append(c.startLine() + skip > lastEnd + 1 ? "\n\n" : "\n");
+            }
+            for (int i = skip; i < lines.length; i++) {
+                text.append(lines[i]);
+                if (i + 1 < lines.length) {
+                    text.append('\n');
+                }
+            }
+            lastEnd = Math.max(lastEnd, c.endLine());
+            lastWasPart = part;
+        }
+        return text.toString();
+    }
+
+    private static long lap(Map<String, Duration> timings, String stage, long start) {
+        long now = System.nanoTime();
+        timings.put(stage, Duration.ofNanos(now - start));
+        return now;
+    }
+}

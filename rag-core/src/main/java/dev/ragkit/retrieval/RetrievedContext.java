@@ -1,0 +1,43 @@
+package dev.ragkit.retrieval;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What retrieval found for one question, in the order a prompt should use it.
+ *
+ * @param critical          the scope's critical documents (when included), each once, whether or not they matched
+ * @param relevant          the relevant chunks, best first, critical documents' chunks excluded; at document
+ *                          granularity, the kept chunks of the relevant documents
+ * @param relevantDocuments at document granularity, the relevant documents, best first; empty at chunk granularity
+ * @param linked            documents reached by following links from the relevant ones
+ * @param totalMatches      candidates that passed the relevance threshold, before deduplication and the top-k cut
+ * @param timings           time spent per stage, in pipeline order (immutable)
+ */
+public record RetrievedContext(List<RetrievedDocument> critical, List<RetrievedChunk> relevant,
+        List<RetrievedDocument> relevantDocuments, List<LinkedDocument> linked, int totalMatches,
+        Map<String, Duration> timings) {
+
+    /** Validates and copies the arguments. */
+    public RetrievedContext {
+        critical = List.copyOf(Objects.requireNonNull(critical, "critical"));
+        relevant = List.copyOf(Objects.requireNonNull(relevant, "relevant"));
+        relevantDocuments = List.copyOf(Objects.requireNonNull(relevantDocuments, "relevantDocuments"));
+        linked = List.copyOf(Objects.requireNonNull(linked, "linked"));
+        if (totalMatches < 0) {
+            throw new IllegalArgumentException("totalMatches must not be negative");
+        }
+        timings = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(timings, "timings")));
+    }
+
+    /**
+     * @return whether nothing at all was found: no critical, relevant or linked document
+     */
+    public boolean isEmpty() {
+        return critical.isEmpty() && relevant.isEmpty() && relevantDocuments.isEmpty() && linked.isEmpty();
+    }
+}

@@ -1,0 +1,123 @@
+package dev.ragkit.retrieval;
+
+import dev.ragkit.ingest.Embedder;
+import dev.ragkit.store.DocumentStore;
+import dev.ragkit.store.Scope;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Finds the context for a question inside the caller's scope. Thread-safe.
+ *
+ * <p>The default pipeline ({@link #builder()}): embed the query (cached) → search the store over-fetching
+ * {@link RetrievalOptions#candidates()} chunks, hybrid when the store has a keyword index → fuse scores
+ * ({@link ScoreFusion}) → drop candidates below the minimum raw cosine similarity → boost promoted documents
+ * ({@link Booster}) → drop near duplicates ({@link Deduplicator}) → at most N chunks per document → top k
+ * (chunks, or documents scored by their best chunk) → prepend the scope's critical documents → follow links
+ * ({@link LinkResolver}).
+ *
+ * <pre>{@code
+ * Retriever retriever = Retriever.builder().store(store).embedder(embedder)
+ *         .options(RetrievalOptions.knowledgeBase()).build();
+ * RetrievedContext context = retriever.retrieve("How do I rotate the API key?", Scope.of("acme", "eng"));
+ * }</pre>
+ */
+public interface Retriever {
+
+    /**
+     * Retrieves with the configured options.
+     *
+     * @param query the question, not blank
+     * @param scope who asks
+     * @return the context; {@link RetrievedContext#isEmpty()} when nothing qualified
+     * @throws IllegalArgumentException when the query is blank
+     */
+    RetrievedContext retrieve(String query, Scope scope);
+
+    /**
+     * Retrieves with the configured options changed by {@code overrides}, field by field.
+     *
+     * @param query     the question, not blank
+     * @param scope     who asks
+     * @param overrides per-request changes
+     * @return the context
+     */
+    RetrievedContext retrieve(String query, Scope scope, RetrievalOptions.Overrides overrides);
+
+    /**
+     * @return a builder for the default pipeline
+     */
+    static Builder builder() {
+        return new Builder();
+    }
+
+    /** Configures the default {@link Retriever}. Not thread-safe. */
+    final class Builder {
+        @Nullable DocumentStore store;
+        @Nullable Embedder embedder;
+        RetrievalOptions options = RetrievalOptions.chunkQa();
+        Booster booster = Booster.promotion();
+        Deduplicator deduplicator = new JaccardDeduplicator();
+        LinkResolver linkResolver = new BreadthFirstLinkResolver();
+        long queryCacheSize = 1_000;
+
+        Builder() {
+        }
+
+        /** @param store where to search (required) @return this builder */
+        public Builder store(DocumentStore store) {
+            this.store = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /** @param embedder embeds the query; use the documents' model (required) @return this builder */
+        public Builder embedder(Embedder embedder) {
+            this.embedder = Objects.requireNonNull(embedder, "embedder");
+            return this;
+        }
+
+        /** @param options the configured options; default {@link RetrievalOptions#chunkQa()} @return this builder */
+        public Builder options(RetrievalOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /** @param booster default {@link Booster#promotion()}; {@link Booster#identity()} turns boosts off @return this builder */
+        public Builder booster(Booster booster) {
+            this.booster = Objects.requireNonNull(booster, "booster");
+            return this;
+        }
+
+        /** @param deduplicator default {@link JaccardDeduplicator} at 0.9 @return this builder */
+        public Builder deduplicator(Deduplicator deduplicator) {
+            this.deduplicator = Objects.requireNonNull(deduplicator, "deduplicator");
+            return this;
+        }
+
+        /** @param linkResolver default {@link BreadthFirstLinkResolver} @return this builder */
+        public Builder linkResolver(LinkResolver linkResolver) {
+            this.linkResolver = Objects.requireNonNull(linkResolver, "linkResolver");
+            return this;
+        }
+
+        /** @param entries query embeddings kept, at least 0 (0 caches nothing); default 1,000 @return this builder */
+        public Builder queryCacheSize(long entries) {
+            if (entries < 0) {
+                throw new IllegalArgumentException("queryCacheSize must not be negative, got " + entries);
+            }
+            this.queryCacheSize = entries;
+            return this;
+        }
+
+        /**
+         * @return the retriever
+         * @throws IllegalStateException when the store or the embedder is missing
+         */
+        public Retriever build() {
+            if (store == null || embedder == null) {
+                throw new IllegalStateException("a Retriever needs store(..) and embedder(..)");
+            }
+            return new DefaultRetriever(this);
+        }
+    }
+}

@@ -1,0 +1,264 @@
+package dev.ragkit.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.ragkit.ingest.Embedder;
+import dev.ragkit.store.PromotionLevel;
+import dev.ragkit.store.Scope;
+import dev.ragkit.store.StoredChunk;
+import dev.ragkit.store.StoredDocument;
+import dev.ragkit.store.inmemory.InMemoryDocumentStore;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+final class DefaultRetrieverTest {
+    private static final String QUERY = "the question";
+    private final InMemoryDocumentStore store = InMemoryDocumentStore.builder().build();
+    private final ScriptedEmbedder embedder = new ScriptedEmbedder();
+    private final Scope scope = Scope.of("acme");
+
+    /** A unit vector whose cosine with the query vector (1, 0, 0, 0) is exactly {@code cosine}. */
+    private static float[] atCosine(double cosine) {
+        return new float[] {(float) cosine, (float) Math.sqrt(1 - cosine * cosine), 0, 0};
+    }
+
+    private StoredDocument put(String tenant, String path, PromotionLevel level, List<String> tags,
+            List<String> links, String text, double... cosines) {
+        StoredDocument d = StoredDocument.builder().tenant(tenant).path(path).promotionLevel(level).accessTags(tags)
+                .links(links).build();
+        List<StoredChunk> chunks = new ArrayList<>();
+        for (int i = 0; i < cosines.length; i++) {
+            chunks.add(new StoredChunk(d.id(), i, text + " part " + i + " " + path, atCosine(cosines[i]), 5, i + 1,
+                    i + 1, null, null));
+        }
+        store.upsert(d, chunks);
+        return d;
+    }
+
+    private StoredDocument put(String path, PromotionLevel level, double... cosines) {
+        return put("acme", path, level, List.of(), List.of(), "text of", cosines);
+    }
+
+    private Retriever retriever(RetrievalOptions options) {
+        return Retriever.builder().store(store).embedder(embedder).options(options).build();
+    }
+
+    private static RetrievalOptions.Builder vectorOnly() {
+        return RetrievalOptions.builder().hybrid(false);
+    }
+
+    @Test
+    void retrieve_threshold07_keepsTwoOfHitsScored085_072_045() {
+        put("a.md", PromotionLevel.STANDARD, 0.85);
+        put("b.md", PromotionLevel.STANDARD, 0.72);
+        put("c.md", PromotionLevel.STANDARD, 0.45);
+        RetrievedContext context = retriever(vectorOnly().minRelevance(0.7).build()).retrieve(QUERY, scope);
+        assertThat(context.relevant()).extracting(c -> c.document().path()).containsExactly("a.md", "b.md");
+        assertThat(context.relevant()).extracting(RetrievedChunk::similarity)
+                .satisfiesExactly(s -> assertThat(s).isCloseTo(0.85, within(1e-6)),
+                        s -> assertThat(s).isCloseTo(0.72, within(1e-6)));
+        assertThat(context.totalMatches()).isEqualTo(2);
+    }
+
+    @Test
+    void retrieve_boosts_turnCritical070Important075Standard080Into085_085_080() {
+        put("critical.md", PromotionLevel.CRITICAL, 0.70);
+        put("important.md", PromotionLevel.IMPORTANT, 0.75);
+        put("standard.md", PromotionLevel.STANDARD, 0.80);
+        RetrievedContext context = retriever(vectorOnly().build()).retrieve(QUERY, scope);
+        Map<String, RetrievedChunk> byPath = new HashMap<>();
+        context.relevant().forEach(c -> byPath.put(c.document().path(), c));
+        assertThat(byPath.get("critical.md").boosted()).isCloseTo(0.85, within(1e-6));
+        assertThat(byPath.get("important.md").boosted()).isCloseTo(0.85, within(1e-6));
+        assertThat(byPath.get("standard.md").boosted()).isCloseTo(0.80, within(1e-6));
+        assertThat(byPath.get("critical.md").similarity()).isCloseTo(0.70, within(1e-6)); // raw score kept
+        assertThat(context.relevant().get(2).document().path()).isEqualTo("standard.md");
+        assertThat(retriever(vectorOnly().build()).retrieve(QUERY, scope).relevant())
+                .as("deterministic").isEqualTo(context.relevant());
+    }
+
+    @Test
+    void retrieve_boosterIdentity_ordersByRawRelevance() {
+        put("critical.md", PromotionLevel.CRITICAL, 0.70);
+        put("standard.md", PromotionLevel.STANDARD, 0.80);
+        Retriever plain = Retriever.builder().store(store).embedder(embedder).options(vectorOnly().build())
+                .booster(Booster.identity()).build();
+        assertThat(plain.retrieve(QUERY, scope).relevant()).extracting(c -> c.document().path())
+                .containsExactly("standard.md", "critical.md");
+    }
+
+    @Test
+    void retrieve_criticalDocuments_appearEvenWhenUnrelatedAndOnlyOnce() {
+        put("unrelated-critical.md", PromotionLevel.CRITICAL, 0.0);
+        put("matching-critical.md", PromotionLevel.CRITICAL, 0.9, 0.8);
+        put("relevant.md", PromotionLevel.STANDARD, 0.6);
+        RetrievedContext context = retriever(vectorOnly().includeCritical(true).build()).retrieve(QUERY, scope);
+        assertThat(context.critical()).extracting(d -> d.document().path())
+                .containsExactly("matching-critical.md", "unrelated-critical.md");
+        assertThat(context.relevant()).extracting(c -> c.document().path()).containsExactly("relevant.md");
+        RetrievedDocument matching = context.critical().get(0);
+        assertThat(matching.boosted()).isCloseTo(1.0, within(1e-6)); // 0.9 + 0.15, capped
+        assertThat(matching.text()).contains("part 0").contains("part 1");
+        assertThat(context.critical().get(1).relevance()).isNaN();
+    }
+
+    @Test
+    void retrieve_criticalInjectionAndLinks_neverCrossTenantOrAccessTags() {
+        put("other", "critical.md", PromotionLevel.CRITICAL, List.of(), List.of(), "x", 0.9);
+        put("acme", "hr-critical.md", PromotionLevel.CRITICAL, List.of("hr"), List.of(), "x", 0.9);
+        put("other", "linked.md", PromotionLevel.STANDARD, List.of(), List.of(), "x", 0.1);
+        put("acme", "secret-linked.md", PromotionLevel.STANDARD, List.of("hr"), List.of(), "x", 0.1);
+        put("acme", "seed.md", PromotionLevel.STANDARD, List.of(), List.of("linked.md", "secret-linked.md"), "x", 0.9);
+        RetrievedContext context = retriever(vectorOnly().includeCritical(true).linkDepth(2).build())
+                .retrieve(QUERY, scope);
+        assertThat(context.critical()).isEmpty();
+        assertThat(context.linked()).isEmpty();
+        assertThat(context.relevant()).extracting(c -> c.document().path()).containsExactly("seed.md");
+        RetrievedContext hr = retriever(vectorOnly().includeCritical(true).linkDepth(2).build())
+                .retrieve(QUERY, Scope.of("acme", "hr"));
+        assertThat(hr.critical()).extracting(d -> d.document().path()).containsExactly("hr-critical.md");
+        assertThat(hr.linked()).extracting(l -> l.document().path()).containsExactly("secret-linked.md");
+    }
+
+    @Test
+    void retrieve_linkCycleAToBToA_terminatesWithBOnce() {
+        put("acme", "a.md", PromotionLevel.STANDARD, List.of(), List.of("b.md"), "x", 0.9);
+        put("acme", "b.md", PromotionLevel.STANDARD, List.of(), List.of("a.md"), "x", 0.0);
+        RetrievedContext context = retriever(vectorOnly().linkDepth(2).build()).retrieve(QUERY, scope);
+        assertThat(context.linked()).singleElement().satisfies(l -> {
+            assertThat(l.document().path()).isEqualTo("b.md");
+            assertThat(l.linkedFrom()).isEqualTo("a.md");
+            assertThat(l.depth()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void retrieve_nearDuplicateChunks_collapseToTheBetterOne() {
+        put("acme", "copy-1.md", PromotionLevel.STANDARD, List.of(), List.of(), "same words", 0.8);
+        put("acme", "copy-2.md", PromotionLevel.STANDARD, List.of(), List.of(), "same words", 0.9);
+        // texts differ only in the path word, so Jaccard is 4/6: not duplicates; make them identical
+        StoredDocument d3 = StoredDocument.builder().tenant("acme").path("dup-a.md").build();
+        StoredDocument d4 = StoredDocument.builder().tenant("acme").path("dup-b.md").build();
+        String words = "one two three four five six seven eight nine ten eleven twelve";
+        store.upsert(d3, List.of(new StoredChunk(d3.id(), 0, words, atCosine(0.95), 5, 1, 1, null, null)));
+        store.upsert(d4, List.of(new StoredChunk(d4.id(), 0, words.toUpperCase() + "!", atCosine(0.94), 5, 1, 1,
+                null, null)));
+        RetrievedContext context = retriever(vectorOnly().topK(10).candidateCap(30).build()).retrieve(QUERY, scope);
+        assertThat(context.relevant()).extracting(c -> c.document().path())
+                .containsExactly("dup-a.md", "copy-2.md", "copy-1.md");
+        assertThat(context.totalMatches()).isEqualTo(4);
+    }
+
+    @Test
+    void retrieve_perDocumentCap_keepsAtMostThreeChunksOfOneDocument() {
+        put("acme", "long.md", PromotionLevel.STANDARD, List.of(), List.of(), "distinct", 0.99, 0.98, 0.97, 0.96,
+                0.95);
+        put("short.md", PromotionLevel.STANDARD, 0.5);
+        RetrievedContext context = retriever(vectorOnly().build()).retrieve(QUERY, scope);
+        assertThat(context.relevant()).extracting(c -> c.document().path())
+                .containsExactly("long.md", "long.md", "long.md", "short.md");
+        assertThat(context.relevant()).extracting(c -> c.chunk().index()).startsWith(0, 1, 2);
+    }
+
+    @Test
+    void retrieve_documentGranularity_rollsUpToDocumentsScoredByTheirBestChunk() {
+        put("acme", "two.md", PromotionLevel.STANDARD, List.of(), List.of(), "alpha", 0.2, 0.9);
+        put("acme", "one.md", PromotionLevel.STANDARD, List.of(), List.of(), "beta", 0.8);
+        put("acme", "three.md", PromotionLevel.STANDARD, List.of(), List.of(), "gamma", 0.75);
+        RetrievedContext context = retriever(vectorOnly().granularity(RetrievalOptions.Granularity.DOCUMENT)
+                .topK(2).minRelevance(0.1).build()).retrieve(QUERY, scope);
+        assertThat(context.relevantDocuments()).extracting(d -> d.document().path()).containsExactly("two.md", "one.md");
+        RetrievedDocument two = context.relevantDocuments().get(0);
+        assertThat(two.boosted()).isCloseTo(0.9, within(1e-6));
+        assertThat(two.text()).isEqualTo("alpha part 0 two.md\nalpha part 1 two.md");
+        assertThat(two.chunks()).hasSize(2);
+    }
+
+    @Test
+    void retrieve_hybrid_fusesIntoZeroToOneAndStillThresholdsOnRawCosine() {
+        put("acme", "lexical.md", PromotionLevel.STANDARD, List.of(), List.of(), "question", 0.5);
+        put("acme", "semantic.md", PromotionLevel.STANDARD, List.of(), List.of(), "unrelated", 0.6);
+        put("acme", "below.md", PromotionLevel.STANDARD, List.of(), List.of(), "question", 0.1);
+        RetrievedContext context = retriever(RetrievalOptions.builder().build()).retrieve(QUERY, scope);
+        assertThat(context.relevant()).extracting(c -> c.document().path())
+                .containsExactlyInAnyOrder("lexical.md", "semantic.md");
+        assertThat(context.relevant()).allSatisfy(c -> assertThat(c.relevance()).isBetween(0.0, 1.0));
+    }
+
+    @Test
+    void retrieve_overrides_changeOnlyThisRequest() {
+        put("a.md", PromotionLevel.STANDARD, 0.9);
+        put("b.md", PromotionLevel.STANDARD, 0.8);
+        Retriever r = retriever(vectorOnly().build());
+        assertThat(r.retrieve(QUERY, scope, RetrievalOptions.Overrides.builder().topK(1).build()).relevant())
+                .hasSize(1);
+        assertThat(r.retrieve(QUERY, scope).relevant()).hasSize(2);
+    }
+
+    @Test
+    void retrieve_sameQueryTwice_embedsOnce_andReportsStageTimings() {
+        put("a.md", PromotionLevel.STANDARD, 0.9);
+        Retriever r = retriever(vectorOnly().linkDepth(1).includeCritical(true).build());
+        RetrievedContext first = r.retrieve(QUERY, scope);
+        r.retrieve(QUERY, scope);
+        assertThat(embedder.calls.get()).isEqualTo(1);
+        assertThat(first.timings()).containsOnlyKeys("embed", "search", "rank", "critical", "links");
+    }
+
+    @Test
+    void retrieve_badArguments_areRejectedClearly() {
+        Retriever r = retriever(vectorOnly().build());
+        assertThatThrownBy(() -> r.retrieve("  ", scope)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("blank");
+        assertThatThrownBy(() -> r.retrieve(QUERY, null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> Retriever.builder().store(store).build()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("embedder");
+    }
+
+    @Test
+    void retrieve_nothingQualifies_returnsAnEmptyContext() {
+        put("a.md", PromotionLevel.STANDARD, 0.1);
+        assertThat(retriever(vectorOnly().build()).retrieve(QUERY, scope).isEmpty()).isTrue();
+    }
+
+    @Test
+    void reassemble_overlapsGapsAndSplitLines_areWrittenOnce() {
+        List<StoredChunk> chunks = List.of(
+                new StoredChunk("d", 0, "l1\nl2\nl3", null, 1, 1, 3, null, null),
+                new StoredChunk("d", 1, "l3\nl4", null, 1, 3, 4, null, null),     // overlap of l3
+                new StoredChunk("d", 2, "l6 first half", null, 1, 6, 6, null, null), // gap: blank l5
+                new StoredChunk("d", 3, "second half", null, 1, 6, 6, null, null));  // second part of l6
+        assertThat(DefaultRetriever.reassemble(chunks)).isEqualTo("l1\nl2\nl3\nl4\n\nl6 first half second half");
+    }
+
+    /** Answers the query with (1, 0, 0, 0) and counts calls. */
+    private static final class ScriptedEmbedder implements Embedder {
+        final AtomicInteger calls = new AtomicInteger();
+
+        @Override
+        public float[][] embed(List<String> texts) {
+            calls.incrementAndGet();
+            float[][] out = new float[texts.size()][];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = new float[] {1, 0, 0, 0};
+            }
+            return out;
+        }
+
+        @Override
+        public int dimension() {
+            return 4;
+        }
+
+        @Override
+        public String name() {
+            return "scripted";
+        }
+    }
+}
