@@ -1,0 +1,180 @@
+package dev.ragkit.eval;
+
+import dev.ragkit.ingest.Embedder;
+import dev.ragkit.store.DocumentStore;
+import dev.ragkit.store.Scope;
+import dev.ragkit.store.SearchHit;
+import dev.ragkit.store.SearchRequest;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Ranks corpus documents for a query text: the only thing {@link RetrievalEvaluator} needs from a retrieval
+ * pipeline, so any mode (a raw store search, the full retriever, an external system) can be evaluated.
+ *
+ * <p>The factories rank over a {@link DocumentStore} indexed by {@link RetrievalEvaluator#index}: the corpus
+ * id is the stored document's {@code path}; chunk hits roll up to their document, scored by its best chunk;
+ * ties are broken by corpus id ascending. They ask the store for {@code min(3k, maxK)} chunks so that
+ * documents with several chunks still fill k places.
+ */
+@FunctionalInterface
+public interface Ranker {
+
+    /**
+     * Ranks documents for a query.
+     *
+     * @param queryText the query
+     * @param k         how many documents are wanted, at least 1
+     * @return corpus ids, best first, at most {@code k} (more are ignored by the evaluator), no duplicates
+     */
+    List<String> rank(String queryText, int k);
+
+    /**
+     * Vector search: documents by the best cosine similarity of their chunks to the query embedding.
+     *
+     * @param store    the store
+     * @param embedder embeds the query (the same model the corpus was indexed with)
+     * @param scope    who searches
+     * @return the ranker
+     */
+    static Ranker vector(DocumentStore store, Embedder embedder, Scope scope) {
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(embedder, "embedder");
+        Objects.requireNonNull(scope, "scope");
+        return (queryText, k) -> {
+            List<SearchHit> hits = store.search(SearchRequest.builder(scope)
+                    .vector(embedder.embed(List.of(queryText))[0]).k(fetch(store, k)).build());
+            return Rankers.rollUp(hits, SearchHit::similarity, k);
+        };
+    }
+
+    /**
+     * Keyword search: documents by the best BM25 score of their chunks; chunks scoring 0 are dropped.
+     *
+     * @param store a store with {@linkplain dev.ragkit.store.StoreCapabilities#keywordSearch() keyword search}
+     * @param scope who searches
+     * @return the ranker
+     * @throws IllegalArgumentException when the store has no keyword index
+     */
+    static Ranker keyword(DocumentStore store, Scope scope) {
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(scope, "scope");
+        Rankers.requireKeyword(store);
+        return (queryText, k) -> {
+            if (queryText.isBlank()) {
+                return List.of();
+            }
+            List<SearchHit> hits = store.search(SearchRequest.builder(scope).text(queryText).k(fetch(store, k)).build());
+            List<SearchHit> matching = new ArrayList<>();
+            for (SearchHit hit : hits) {
+                if (hit.keywordScore() > 0) {
+                    matching.add(hit);
+                }
+            }
+            return Rankers.rollUp(matching, SearchHit::keywordScore, k);
+        };
+    }
+
+    /**
+     * Hybrid search with relative-score fusion: one hybrid request returns the union of the vector and keyword
+     * candidates; over that union the similarity and the BM25 score are each min-max normalised to [0, 1]
+     * (a missing score counts as the minimum; when all values are equal each becomes 1 if positive, else 0)
+     * and fused as {@code 0.5 × similarity + 0.5 × keyword}. Documents are ranked by their best fused chunk.
+     *
+     * @param store    a store with keyword search
+     * @param embedder embeds the query
+     * @param scope    who searches
+     * @return the ranker
+     * @throws IllegalArgumentException when the store has no keyword index
+     */
+    static Ranker hybrid(DocumentStore store, Embedder embedder, Scope scope) {
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(embedder, "embedder");
+        Objects.requireNonNull(scope, "scope");
+        Rankers.requireKeyword(store);
+        return (queryText, k) -> {
+            SearchRequest.Builder request = SearchRequest.builder(scope)
+                    .vector(embedder.embed(List.of(queryText))[0]).k(fetch(store, k));
+            if (!queryText.isBlank()) {
+                request.text(queryText);
+            }
+            List<SearchHit> hits = store.search(request.build());
+            double[] sim = Rankers.minMax(hits, SearchHit::similarity);
+            double[] kw = Rankers.minMax(hits, SearchHit::keywordScore);
+            Map<SearchHit, Double> fused = new HashMap<>();
+            for (int i = 0; i < hits.size(); i++) {
+                fused.put(hits.get(i), 0.5 * sim[i] + 0.5 * kw[i]);
+            }
+            return Rankers.rollUp(hits, fused::get, k);
+        };
+    }
+
+    private static int fetch(DocumentStore store, int k) {
+        if (k < 1) {
+            throw new IllegalArgumentException("k must be at least 1, got " + k);
+        }
+        return (int) Math.min((long) k * 3, store.capabilities().maxK());
+    }
+}
+
+/** Helpers of the {@link Ranker} factories. */
+final class Rankers {
+    private Rankers() {
+    }
+
+    static void requireKeyword(DocumentStore store) {
+        if (!store.capabilities().keywordSearch()) {
+            throw new IllegalArgumentException("keyword and hybrid ranking need a store with keyword search;"
+                    + " this store has none");
+        }
+    }
+
+    /** Min-max normalised scores, NaN counted as the minimum. */
+    static double[] minMax(List<SearchHit> hits, ToDoubleFunction<SearchHit> score) {
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        double[] raw = new double[hits.size()];
+        for (int i = 0; i < raw.length; i++) {
+            raw[i] = score.applyAsDouble(hits.get(i));
+            if (!Double.isNaN(raw[i])) {
+                min = Math.min(min, raw[i]);
+                max = Math.max(max, raw[i]);
+            }
+        }
+        double[] out = new double[raw.length];
+        for (int i = 0; i < raw.length; i++) {
+            if (Double.isNaN(raw[i])) {
+                out[i] = 0;
+            } else if (max > min) {
+                out[i] = (raw[i] - min) / (max - min);
+            } else {
+                out[i] = raw[i] > 0 ? 1 : 0;
+            }
+        }
+        return out;
+    }
+
+    /** Documents (by path) scored by their best chunk, best first, ties by path; at most k. */
+    static List<String> rollUp(List<SearchHit> hits, ToDoubleFunction<SearchHit> score, int k) {
+        Map<String, Double> best = new HashMap<>();
+        for (SearchHit hit : hits) {
+            double s = score.applyAsDouble(hit);
+            if (!Double.isNaN(s)) {
+                best.merge(hit.document().path(), s, Math::max);
+            }
+        }
+        List<Map.Entry<String, Double>> entries = new ArrayList<>(best.entrySet());
+        entries.sort(Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder())
+                .thenComparing(Map.Entry.comparingByKey()));
+        List<String> out = new ArrayList<>(Math.min(k, entries.size()));
+        for (int i = 0; i < Math.min(k, entries.size()); i++) {
+            out.add(entries.get(i).getKey());
+        }
+        return out;
+    }
+}
