@@ -1,81 +1,66 @@
 package dev.ragkit.store.inmemory;
 
-import java.util.Arrays;
 
-/** An open-addressing map from row (non-negative int) to an accumulated score. Not thread-safe. */
+/**
+ * Accumulated keyword scores by row: a dense {@code float[]} indexed by row plus the list of rows touched, so
+ * adding is one array write and reading back visits only the touched rows. One instance per thread is reused
+ * ({@link #acquire(int)}), so a keyword search allocates nothing in proportion to the store. Scores are
+ * positive, so 0 means "not touched". Not thread-safe; confined to the thread that acquired it.
+ */
 final class RowScores {
-    private static final int EMPTY = -1;
-    private int[] keys;
-    private float[] values;
+    private static final ThreadLocal<RowScores> PER_THREAD = ThreadLocal.withInitial(RowScores::new);
+
+    private float[] values = new float[0];
+    private int[] touched = new int[0];
     private int size;
 
-    RowScores(int expected) {
-        int capacity = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
-        keys = new int[capacity];
-        values = new float[capacity];
-        Arrays.fill(keys, EMPTY);
+    private RowScores() {
     }
 
-    void add(int row, float score) {
-        int slot = find(row);
-        if (keys[slot] == EMPTY) {
-            keys[slot] = row;
-            values[slot] = score;
-            if (++size * 2 > keys.length) {
-                grow();
-            }
-        } else {
-            values[slot] += score;
+    /**
+     * The calling thread's instance, emptied and able to hold rows {@code 0 .. rows-1}. The previous result of
+     * this thread becomes invalid.
+     */
+    static RowScores acquire(int rows) {
+        RowScores scores = PER_THREAD.get();
+        for (int i = 0; i < scores.size; i++) {
+            scores.values[scores.touched[i]] = 0f;
         }
+        scores.size = 0;
+        if (scores.values.length < rows) {
+            int capacity = Math.max(rows, scores.values.length + (scores.values.length >> 1));
+            scores.values = new float[capacity];
+            scores.touched = new int[capacity];
+        }
+        return scores;
+    }
+
+    /** Adds a positive score to a row. */
+    void add(int row, float score) {
+        if (values[row] == 0f) {
+            touched[size++] = row;
+        }
+        values[row] += score;
     }
 
     /** The score of {@code row}, or 0 when it has none. */
     float get(int row) {
-        int slot = find(row);
-        return keys[slot] == EMPTY ? 0f : values[slot];
+        return row < values.length ? values[row] : 0f;
     }
 
     int size() {
         return size;
     }
 
-    /** Calls {@code consumer} for every (row, score). */
+    /** Calls {@code consumer} for every (row, score), in the order rows were first touched. */
     void forEach(Consumer consumer) {
-        for (int i = 0; i < keys.length; i++) {
-            if (keys[i] != EMPTY) {
-                consumer.accept(keys[i], values[i]);
-            }
+        for (int i = 0; i < size; i++) {
+            consumer.accept(touched[i], values[touched[i]]);
         }
     }
+
 
     interface Consumer {
         void accept(int row, float score);
-    }
-
-    private int find(int row) {
-        int mask = keys.length - 1;
-        int mix = row * 0x9E3779B9;
-        int slot = (mix ^ (mix >>> 16)) & mask;
-        while (keys[slot] != EMPTY && keys[slot] != row) {
-            slot = (slot + 1) & mask;
-        }
-        return slot;
-    }
-
-    private void grow() {
-        int[] oldKeys = keys;
-        float[] oldValues = values;
-        keys = new int[oldKeys.length * 2];
-        values = new float[oldKeys.length * 2];
-        Arrays.fill(keys, EMPTY);
-        size = 0;
-        for (int i = 0; i < oldKeys.length; i++) {
-            if (oldKeys[i] != EMPTY) {
-                int slot = find(oldKeys[i]);
-                keys[slot] = oldKeys[i];
-                values[slot] = oldValues[i];
-                size++;
-            }
-        }
     }
 }

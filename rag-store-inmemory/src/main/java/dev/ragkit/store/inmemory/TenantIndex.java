@@ -498,7 +498,7 @@ final class TenantIndex {
 
     private RowScores keywordScores(View v, String text, DocFilter filter) {
         List<String> queryTerms = KeywordAnalyzer.terms(text);
-        RowScores scores = new RowScores(64);
+        RowScores scores = RowScores.acquire(v.rowCount);
         if (v.liveRows == 0) {
             return scores;
         }
@@ -521,10 +521,17 @@ final class TenantIndex {
                 continue;
             }
             float idf = (float) Math.log(1 + (v.liveRows - df + 0.5) / (df + 0.5));
+            // Postings are in row order and a document's rows are adjacent: decide once per document.
+            int lastOrdinal = -1;
+            boolean accepted = false;
             for (int i = 0; i < size && rows[i] < v.rowCount; i++) {
                 int row = rows[i];
                 int ordinal = v.rowDocs[row];
-                if (!v.isLive(ordinal) || !filter.accepts(v.docs[ordinal])) {
+                if (ordinal != lastOrdinal) {
+                    lastOrdinal = ordinal;
+                    accepted = v.isLive(ordinal) && filter.accepts(v.docs[ordinal]);
+                }
+                if (!accepted) {
                     continue;
                 }
                 float tf = frequencies[i];
