@@ -1,6 +1,8 @@
 package dev.ragkit.eval;
 
 import dev.ragkit.ingest.Embedder;
+import dev.ragkit.retrieval.RetrievalOptions;
+import dev.ragkit.retrieval.ScoreFusion;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.SearchHit;
@@ -82,9 +84,8 @@ public interface Ranker {
 
     /**
      * Hybrid search with relative-score fusion: one hybrid request returns the union of the vector and keyword
-     * candidates; over that union the similarity and the BM25 score are each min-max normalised to [0, 1]
-     * (a missing score counts as the minimum; when all values are equal each becomes 1 if positive, else 0)
-     * and fused as {@code 0.5 × similarity + 0.5 × keyword}. Documents are ranked by their best fused chunk.
+     * candidates, fused by {@link ScoreFusion} ({@code RELATIVE_SCORE}, weight 0.5), the same fusion the
+     * {@code Retriever} uses. Documents are ranked by their best fused chunk.
      *
      * @param store    a store with keyword search
      * @param embedder embeds the query
@@ -104,11 +105,10 @@ public interface Ranker {
                 request.text(queryText);
             }
             List<SearchHit> hits = store.search(request.build());
-            double[] sim = Rankers.minMax(hits, SearchHit::similarity);
-            double[] kw = Rankers.minMax(hits, SearchHit::keywordScore);
+            double[] relevance = ScoreFusion.fuse(hits, RetrievalOptions.Fusion.RELATIVE_SCORE, 0.5);
             Map<SearchHit, Double> fused = new HashMap<>();
             for (int i = 0; i < hits.size(); i++) {
-                fused.put(hits.get(i), 0.5 * sim[i] + 0.5 * kw[i]);
+                fused.put(hits.get(i), relevance[i]);
             }
             return Rankers.rollUp(hits, fused::get, k);
         };
@@ -132,31 +132,6 @@ final class Rankers {
             throw new IllegalArgumentException("keyword and hybrid ranking need a store with keyword search;"
                     + " this store has none");
         }
-    }
-
-    /** Min-max normalised scores, NaN counted as the minimum. */
-    static double[] minMax(List<SearchHit> hits, ToDoubleFunction<SearchHit> score) {
-        double min = Double.POSITIVE_INFINITY;
-        double max = Double.NEGATIVE_INFINITY;
-        double[] raw = new double[hits.size()];
-        for (int i = 0; i < raw.length; i++) {
-            raw[i] = score.applyAsDouble(hits.get(i));
-            if (!Double.isNaN(raw[i])) {
-                min = Math.min(min, raw[i]);
-                max = Math.max(max, raw[i]);
-            }
-        }
-        double[] out = new double[raw.length];
-        for (int i = 0; i < raw.length; i++) {
-            if (Double.isNaN(raw[i])) {
-                out[i] = 0;
-            } else if (max > min) {
-                out[i] = (raw[i] - min) / (max - min);
-            } else {
-                out[i] = raw[i] > 0 ? 1 : 0;
-            }
-        }
-        return out;
     }
 
     /** Documents (by path) scored by their best chunk, best first, ties by path; at most k. */
