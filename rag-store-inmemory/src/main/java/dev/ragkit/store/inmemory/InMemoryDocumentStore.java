@@ -311,11 +311,6 @@ public final class InMemoryDocumentStore implements DocumentStore {
         return tenants.get(tenant);
     }
 
-    /** Used by {@link Snapshot} to refill a store. */
-    void restore(StoredDocument document, List<StoredChunk> chunks) {
-        upsert(document, chunks);
-    }
-
     /** Configures an {@link InMemoryDocumentStore}. Not thread-safe. */
     public static final class Builder {
         private int dimension;

@@ -207,7 +207,7 @@ final class Snapshot {
             throw corrupted(source, e.toString());
         }
         for (Map.Entry<StoredDocument, List<StoredChunk>> d : documents) {
-            store.restore(d.getKey(), d.getValue());
+            store.upsert(d.getKey(), d.getValue());
         }
         if (dimension > 0 && store.dimension() != dimension) {
             throw new IllegalArgumentException("the snapshot " + source + " holds " + dimension

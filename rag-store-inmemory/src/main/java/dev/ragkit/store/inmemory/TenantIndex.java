@@ -83,11 +83,7 @@ final class TenantIndex {
         PreparedChunk(StoredChunk chunk, float[] vector) {
             this.chunk = chunk.withoutEmbedding();
             this.vector = vector;
-            double sum = 0;
-            for (float v : vector) {
-                sum += (double) v * v;
-            }
-            this.inverseNorm = (float) (1.0 / Math.sqrt(sum));
+            this.inverseNorm = inverseNorm(vector);
             List<String> analysed = KeywordAnalyzer.terms(chunk.text());
             this.termFrequencies = KeywordAnalyzer.termFrequencies(analysed);
             this.length = analysed.size();
@@ -391,7 +387,8 @@ final class TenantIndex {
         String text = request.queryText();
         int k = request.k();
         if (text == null) {
-            TopK top = vectorTopK(v, query, filter, k, kernel, executor, parallelThreshold, parallelism);
+            TopK top = vectorTopK(v, query, inverseNorm(query), filter, k, kernel, executor, parallelThreshold,
+                    parallelism);
             return hits(v, top, true);
         }
         RowScores keyword = keywordScores(v, text, filter);
@@ -403,13 +400,15 @@ final class TenantIndex {
         if (query == null) {
             return hits(v, keywordTop, false);
         }
-        TopK vectorTop = vectorTopK(v, query, filter, k, kernel, executor, parallelThreshold, parallelism);
-        return hybrid(v, query, kernel, vectorTop, keywordTop, keyword);
+        float queryInverseNorm = inverseNorm(query);
+        TopK vectorTop = vectorTopK(v, query, queryInverseNorm, filter, k, kernel, executor, parallelThreshold,
+                parallelism);
+        return hybrid(v, query, queryInverseNorm, kernel, vectorTop, keywordTop, keyword);
     }
 
-    private TopK vectorTopK(View v, float[] query, DocFilter filter, int k, DotKernel kernel, Executor executor,
+    private TopK vectorTopK(View v, float[] query, float queryInverseNorm, DocFilter filter, int k, DotKernel kernel,
+            Executor executor,
             int parallelThreshold, int parallelism) {
-        float queryInverseNorm = inverseNorm(query);
         if (v.rowCount < parallelThreshold || parallelism < 2 || v.docCount < 2) {
             TopK top = new TopK(k, v.docs);
             scan(v, query, queryInverseNorm, filter, 0, v.docCount, kernel, top);
@@ -542,9 +541,9 @@ final class TenantIndex {
         return scores;
     }
 
-    private List<SearchHit> hybrid(View v, float[] query, DotKernel kernel, TopK vectorTop, TopK keywordTop,
+    private List<SearchHit> hybrid(View v, float[] query, float queryInverseNorm, DotKernel kernel, TopK vectorTop,
+            TopK keywordTop,
             RowScores keyword) {
-        float queryInverseNorm = inverseNorm(query);
         Map<Long, SearchHit> union = new HashMap<>();
         for (TopK top : List.of(vectorTop, keywordTop)) {
             int n = top.size();
@@ -622,16 +621,5 @@ final class TenantIndex {
             this.vectors = vectors;
             this.dim = dim;
         }
-    }
-
-    int liveDocumentCount() {
-        View v = view;
-        int live = 0;
-        for (int d = 0; d < v.docCount; d++) {
-            if (v.isLive(d)) {
-                live++;
-            }
-        }
-        return live;
     }
 }
