@@ -161,10 +161,7 @@ final class DefaultRetriever implements Retriever {
     }
 
     private RetrievedDocument whole(Scope scope, StoredDocument document, double relevance, double boosted) {
-        List<StoredChunk> chunks = new ArrayList<>();
-        for (StoredChunk c : store.chunks(scope, document.id())) {
-            chunks.add(c.withoutEmbedding());
-        }
+        List<StoredChunk> chunks = store.chunksWithoutEmbeddings(scope, document.id());
         return new RetrievedDocument(document, reassemble(chunks), chunks, relevance, boosted);
     }
 

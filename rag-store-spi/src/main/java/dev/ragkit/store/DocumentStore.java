@@ -116,6 +116,24 @@ public interface DocumentStore extends AutoCloseable {
     List<StoredChunk> chunks(Scope scope, String documentId);
 
     /**
+     * A visible document's chunks without their embeddings: what a caller needs to show, cite or reassemble a
+     * document. The default reads {@link #chunks} and drops the vectors; a store that keeps vectors apart from
+     * text should override it so that no vector is copied.
+     *
+     * @param scope      who is reading
+     * @param documentId the document's id
+     * @return the same chunks as {@link #chunks}, each with a {@code null} embedding
+     */
+    default List<StoredChunk> chunksWithoutEmbeddings(Scope scope, String documentId) {
+        List<StoredChunk> chunks = chunks(scope, documentId);
+        List<StoredChunk> light = new java.util.ArrayList<>(chunks.size());
+        for (StoredChunk chunk : chunks) {
+            light.add(chunk.withoutEmbedding());
+        }
+        return List.copyOf(light);
+    }
+
+    /**
      * What this store can do.
      *
      * @return the capabilities; constant for the store's lifetime

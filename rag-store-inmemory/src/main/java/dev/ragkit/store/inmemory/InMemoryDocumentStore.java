@@ -284,6 +284,15 @@ public final class InMemoryDocumentStore implements DocumentStore {
     }
 
     @Override
+    public List<StoredChunk> chunksWithoutEmbeddings(Scope scope, String documentId) {
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(documentId, "documentId");
+        ensureOpen();
+        TenantIndex tenant = tenants.get(scope.tenant());
+        return tenant == null ? List.of() : tenant.chunksWithoutEmbeddings(scope, documentId);
+    }
+
+    @Override
     public StoreCapabilities capabilities() {
         return capabilities;
     }

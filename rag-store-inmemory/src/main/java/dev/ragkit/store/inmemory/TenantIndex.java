@@ -354,6 +354,12 @@ final class TenantIndex {
         return found;
     }
 
+    /** The chunks of the version the lookup finds, as stored: without vectors, nothing copied. */
+    List<StoredChunk> chunksWithoutEmbeddings(Scope scope, String documentId) {
+        DocEntry e = byId.get(documentId);
+        return e == null || !scope.canSee(e.document) ? List.of() : List.of(e.chunks);
+    }
+
     List<StoredChunk> chunks(Scope scope, String documentId) {
         while (true) {
             DocEntry e = byId.get(documentId);

@@ -1405,6 +1405,25 @@ public abstract class DocumentStoreContract {
     public class Chunks {
 
         @Test
+        void chunksWithoutEmbeddings_afterUpsert_equalChunksWithoutTheirVectors() {
+            StoredDocument doc = document(TENANT_A, "light.md").build();
+            Random random = new Random(13);
+            List<StoredChunk> chunks = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                chunks.add(new StoredChunk(doc.id(), i, "light chunk " + i, randomVector(random), 2, i + 1, i + 1,
+                        "Section " + i, null));
+            }
+            store().upsert(doc, chunks);
+
+            List<StoredChunk> light = store().chunksWithoutEmbeddings(Scope.of(TENANT_A), doc.id());
+
+            assertThat(light).containsExactlyElementsOf(withoutEmbeddings(chunks));
+            assertThat(light).allSatisfy(c -> assertThat(c.embedding()).isNull());
+            assertThat(store().chunksWithoutEmbeddings(Scope.of(TENANT_B), doc.id())).isEmpty();
+            assertThat(store().chunksWithoutEmbeddings(Scope.of(TENANT_A), "no-such-id")).isEmpty();
+        }
+
+        @Test
         void chunks_afterUpsert_returnsEqualChunksInIndexOrder() {
             StoredDocument doc = document(TENANT_A, "chunks.md").build();
             Random random = new Random(7);
