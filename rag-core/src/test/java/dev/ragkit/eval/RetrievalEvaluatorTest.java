@@ -1,5 +1,6 @@
 package dev.ragkit.eval;
 
+import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -55,7 +56,7 @@ final class RetrievalEvaluatorTest {
     void index_tinyDataset_storesOneChunkPerDocumentWithTitleAndText() throws IOException {
         BeirDataset dataset = BeirDataset.load(TinyDataset.write(dir));
         try (InMemoryDocumentStore store = InMemoryDocumentStore.builder().build()) {
-            RetrievalEvaluator.index(dataset, store, new HashingEmbedder(), TENANT);
+            RetrievalEvaluator.index(dataset, store, new HashedBagOfWordsEmbedder("test-hashing-bow-64", 64), TENANT);
 
             Scope scope = Scope.unrestricted(TENANT);
             assertThat(store.documents(scope)).extracting(StoredDocument::path).containsExactly("d1", "d2", "d3");
@@ -80,7 +81,7 @@ final class RetrievalEvaluatorTest {
     void evaluate_keywordRankerOnTinyDataset_ranksTheMatchingDocumentsFirst() throws IOException {
         BeirDataset dataset = BeirDataset.load(TinyDataset.write(dir));
         try (InMemoryDocumentStore store = InMemoryDocumentStore.builder().build()) {
-            RetrievalEvaluator.index(dataset, store, new HashingEmbedder(), TENANT);
+            RetrievalEvaluator.index(dataset, store, new HashedBagOfWordsEmbedder("test-hashing-bow-64", 64), TENANT);
             Ranker keyword = Ranker.keyword(store, Scope.of(TENANT));
 
             assertThat(keyword.rank("wing lift slipstream", 10)).containsExactly("d1");
@@ -99,7 +100,7 @@ final class RetrievalEvaluatorTest {
                 "Cranfield dataset not found at " + CRANFIELD.toAbsolutePath().normalize()
                         + " (expected ../../shared/datasets/cranfield relative to rag-core); skipping");
         BeirDataset dataset = BeirDataset.load(CRANFIELD);
-        HashingEmbedder embedder = new HashingEmbedder();
+        HashedBagOfWordsEmbedder embedder = new HashedBagOfWordsEmbedder("test-hashing-bow-64", 64);
         try (InMemoryDocumentStore store = InMemoryDocumentStore.builder().build()) {
             RetrievalEvaluator.index(dataset, store, embedder, TENANT);
             Scope scope = Scope.of(TENANT);

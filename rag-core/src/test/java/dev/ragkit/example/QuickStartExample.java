@@ -8,6 +8,7 @@ import dev.ragkit.store.SearchHit;
 import dev.ragkit.store.SearchRequest;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
+import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -21,8 +22,8 @@ import java.util.Locale;
  * {@code cl100k_base}) into the in-memory store, saves and reloads a snapshot, and answers a few searches in
  * vector, keyword and hybrid mode, printing {@code path:lines} and the section of each hit.
  *
- * <p>It embeds with a <em>toy</em> embedder (hashed bag of words, 256 dimensions) so that it runs without any
- * model; real applications plug in a real {@link Embedder}.
+ * <p>It embeds with a <em>toy</em> embedder ({@link HashedBagOfWordsEmbedder}, 256 dimensions) so that it
+ * runs without any model; real applications plug in a real {@link Embedder}.
  *
  * <p>Run: {@code mvn -B -q -DskipTests -pl rag-core -am test-compile exec:java} (arguments:
  * {@code -Dexec.args="<folder> <query>..."}; default: this repository and three sample queries).
@@ -44,8 +45,8 @@ public final class QuickStartExample {
     }
 
     static void run(Path root, List<String> queries, Path workDir, PrintStream out) throws IOException {
-        ToyEmbedder embedder = new ToyEmbedder();
-        InMemoryDocumentStore store = InMemoryDocumentStore.builder().dimension(ToyEmbedder.DIMENSION).build();
+        Embedder embedder = new HashedBagOfWordsEmbedder("toy-hashed-bag-of-words", 256);
+        InMemoryDocumentStore store = InMemoryDocumentStore.builder().dimension(embedder.dimension()).build();
         IndexReport report = Indexer.builder().store(store).embedder(embedder).tenant("example")
                 .include("**/*.md", "**/*.markdown").build().index(root);
         out.printf(Locale.ROOT, "indexed %d files (%d chunks, %d tokens) under %s; skipped %d, failed %d%n",
@@ -84,36 +85,5 @@ public final class QuickStartExample {
 
     private static String score(double value, int decimals) {
         return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", value);
-    }
-
-    /** A toy embedding: words of three letters or more hashed into 256 buckets; a fixed bucket for the rest. */
-    static final class ToyEmbedder implements Embedder {
-        static final int DIMENSION = 256;
-
-        @Override
-        public float[][] embed(List<String> texts) {
-            float[][] vectors = new float[texts.size()][];
-            for (int t = 0; t < texts.size(); t++) {
-                float[] v = new float[DIMENSION];
-                v[0] = 0.01f; // never all zeros, even for a text without words
-                for (String word : texts.get(t).toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-                    if (word.length() > 2) {
-                        v[Math.floorMod(word.hashCode(), DIMENSION)] += 1f;
-                    }
-                }
-                vectors[t] = v;
-            }
-            return vectors;
-        }
-
-        @Override
-        public int dimension() {
-            return DIMENSION;
-        }
-
-        @Override
-        public String name() {
-            return "toy-hashed-bag-of-words";
-        }
     }
 }

@@ -1,9 +1,9 @@
 package dev.ragkit.ingest;
 
 import dev.ragkit.RagException;
+import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.UnaryOperator;
 
 /**
@@ -59,14 +59,7 @@ final class RecordingEmbedder implements Embedder {
 
     /** The vector this embedder gives {@code text}. */
     static float[] vector(String text, int dimension) {
-        float[] v = new float[dimension];
-        v[0] = 0.5f;
-        for (String word : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-            if (!word.isEmpty()) {
-                v[1 + Math.floorMod(word.hashCode(), dimension - 1)] += 1f;
-            }
-        }
-        return v;
+        return HashedBagOfWordsEmbedder.vector(text, dimension);
     }
 
     float[] vector(String text) {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.ragkit.ingest.Embedder;
+import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
 import dev.ragkit.store.DocumentStore;
@@ -26,7 +26,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -361,7 +360,7 @@ final class BreadthFirstLinkResolverTest {
                         + "; it lives in /work/shared/corpora/rust-reference/src next to the project");
         IndexReport report = Indexer.builder()
                 .store(store)
-                .embedder(new HashedBagOfWords(64))
+                .embedder(new HashedBagOfWordsEmbedder("hashed-bag-of-words", 64))
                 .tenant("rust")
                 .build()
                 .index(RUST_REFERENCE);
@@ -509,41 +508,6 @@ final class BreadthFirstLinkResolverTest {
         @Override
         public void close() {
             delegate.close();
-        }
-    }
-
-    /** A tiny deterministic embedder: lower-cased words hashed into buckets, plus a constant so none is zero. */
-    private static final class HashedBagOfWords implements Embedder {
-        private final int dimension;
-
-        HashedBagOfWords(int dimension) {
-            this.dimension = dimension;
-        }
-
-        @Override
-        public float[][] embed(List<String> texts) {
-            float[][] vectors = new float[texts.size()][];
-            for (int i = 0; i < texts.size(); i++) {
-                float[] v = new float[dimension];
-                v[0] = 1;
-                for (String word : texts.get(i).toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-                    if (!word.isEmpty()) {
-                        v[Math.floorMod(word.hashCode(), dimension)] += 1;
-                    }
-                }
-                vectors[i] = v;
-            }
-            return vectors;
-        }
-
-        @Override
-        public int dimension() {
-            return dimension;
-        }
-
-        @Override
-        public String name() {
-            return "hashed-bag-of-words-" + dimension;
         }
     }
 }
