@@ -24,4 +24,14 @@ public class RagException extends RuntimeException {
     public RagException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
+
+    /**
+     * Whether the same call may succeed if retried later (a server that is down or slow), as opposed to a
+     * request that must change first (an unknown model, a prompt that cannot fit).
+     *
+     * @return {@code false} unless a subtype says otherwise
+     */
+    public boolean isRetriable() {
+        return false;
+    }
 }

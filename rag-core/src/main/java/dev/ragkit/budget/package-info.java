@@ -1,6 +1,6 @@
 /**
- * Token counting and, later, the token budget of a request. Start with
- * {@link dev.ragkit.budget.TokenCounters}.
+ * Token counting ({@link dev.ragkit.budget.TokenCounters}) and the token budget that fits a prompt into a model's
+ * context window ({@link dev.ragkit.budget.TokenBudget}).
  */
 @NullMarked
 package dev.ragkit.budget;

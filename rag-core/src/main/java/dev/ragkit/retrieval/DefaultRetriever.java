@@ -161,44 +161,8 @@ final class DefaultRetriever implements Retriever {
     }
 
     private RetrievedDocument whole(Scope scope, StoredDocument document, double relevance, double boosted) {
-        List<StoredChunk> chunks = store.chunksWithoutEmbeddings(scope, document.id());
-        return new RetrievedDocument(document, reassemble(chunks), chunks, relevance, boosted);
-    }
-
-    /**
-     * A document's text from its chunks in index order: overlapping lines are written once, parts of a split
-     * line are joined with a space, and a gap in line numbers (blank lines trimmed from chunk edges) becomes a
-     * blank line.
-     */
-    static String reassemble(List<StoredChunk> chunks) {
-        StringBuilder text = new StringBuilder();
-        int lastEnd = 0;
-        boolean lastWasPart = false;
-        for (StoredChunk c : chunks) {
-            String[] lines = c.text().split("\n", -1);
-            boolean part = c.startLine() == c.endLine() && lines.length == 1;
-            if (part && lastWasPart && c.startLine() == lastEnd) {
-                text.append(' ').append(c.text());
-                continue;
-            }
-            int skip = Math.max(0, lastEnd - c.startLine() + 1);
-            if (skip >= lines.length) {
-                lastWasPart = part;
-                continue;
-            }
-            if (text.length() > 0) {
-                text.append(c.startLine() + skip > lastEnd + 1 ? "\n\n" : "\n");
-            }
-            for (int i = skip; i < lines.length; i++) {
-                text.append(lines[i]);
-                if (i + 1 < lines.length) {
-                    text.append('\n');
-                }
-            }
-            lastEnd = Math.max(lastEnd, c.endLine());
-            lastWasPart = part;
-        }
-        return text.toString();
+        return RetrievedDocument.of(document, store.chunksWithoutEmbeddings(scope, document.id()), relevance,
+                boosted);
     }
 
     private static long lap(Map<String, Duration> timings, String stage, long start) {

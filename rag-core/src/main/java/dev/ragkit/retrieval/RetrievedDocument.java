@@ -25,4 +25,27 @@ public record RetrievedDocument(StoredDocument document, String text, List<Store
         Objects.requireNonNull(text, "text");
         chunks = List.copyOf(Objects.requireNonNull(chunks, "chunks"));
     }
+
+    /**
+     * Reassembles a document from its chunks: overlapping lines are written once, parts of a split line are
+     * joined with a space, and a gap in line numbers (blank lines trimmed from chunk edges) becomes a blank line.
+     *
+     * @param document  the document
+     * @param chunks    its chunks in index order (without embeddings)
+     * @param relevance the best chunk's relevance, or {@code NaN}
+     * @param boosted   the best chunk's boosted relevance, or {@code NaN}
+     * @return the document with its text
+     */
+    public static RetrievedDocument of(StoredDocument document, List<StoredChunk> chunks, double relevance,
+            double boosted) {
+        return new RetrievedDocument(document, DocumentSegment.join(DocumentSegment.of(chunks)), chunks, relevance,
+                boosted);
+    }
+
+    /**
+     * @return the text split back into the chunks it came from, each line once ({@link DocumentSegment#of})
+     */
+    public List<DocumentSegment> segments() {
+        return DocumentSegment.of(chunks);
+    }
 }

@@ -234,7 +234,7 @@ final class DefaultRetrieverTest {
                 new StoredChunk("d", 1, "l3\nl4", null, 1, 3, 4, null, null),     // overlap of l3
                 new StoredChunk("d", 2, "l6 first half", null, 1, 6, 6, null, null), // gap: blank l5
                 new StoredChunk("d", 3, "second half", null, 1, 6, 6, null, null));  // second part of l6
-        assertThat(DefaultRetriever.reassemble(chunks)).isEqualTo("l1\nl2\nl3\nl4\n\nl6 first half second half");
+        assertThat(DocumentSegment.join(DocumentSegment.of(chunks))).isEqualTo("l1\nl2\nl3\nl4\n\nl6 first half second half");
     }
 
     /** Answers the query with (1, 0, 0, 0) and counts calls. */

@@ -1,0 +1,17 @@
+package dev.ragkit.audit;
+
+/** How a request ended. */
+public enum AuditOutcome {
+    /** Answered with action CITE. */
+    ANSWERED,
+    /** Answered, but routed to a human (low confidence). */
+    ROUTED,
+    /** Retrieval found nothing; the empty-context policy answered. */
+    EMPTY_CONTEXT,
+    /** Retrieval found nothing and the pipeline declined. */
+    DECLINED,
+    /** The caller cancelled the request. */
+    CANCELLED,
+    /** The request failed; the record names the error type. */
+    ERROR
+}

@@ -1,0 +1,65 @@
+package dev.ragkit.audit;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the audit trail keeps about one request. Never holds document text.
+ *
+ * @param timestamp     when the request started
+ * @param requestId     the request's id
+ * @param tenant        the tenant that asked
+ * @param query         the question, or {@code null} when the pipeline redacts queries
+ * @param querySha256   the SHA-256 of the question (UTF-8), lower-case hex; always present
+ * @param sourceIds     the SourceIds of the context blocks in the prompt, in prompt order
+ * @param contextTokens the tokens of context in the prompt
+ * @param model         the model asked (or that would have been asked)
+ * @param action        {@code CITE}, {@code ROUTE} or {@code DECLINE}, or {@code null} when the request failed
+ * @param confidence    the overall confidence 0–100, or {@code null} when the request failed
+ * @param latencyMillis how long the request took
+ * @param outcome       how it ended
+ * @param errorType     the failure's exception class name when {@code outcome} is {@link AuditOutcome#ERROR},
+ *                      otherwise {@code null}
+ */
+public record AuditRecord(Instant timestamp, String requestId, String tenant, @Nullable String query,
+        String querySha256, List<String> sourceIds, int contextTokens, String model, @Nullable String action,
+        @Nullable Integer confidence, long latencyMillis, AuditOutcome outcome, @Nullable String errorType) {
+
+    /** Validates and copies the arguments. */
+    public AuditRecord {
+        Objects.requireNonNull(timestamp, "timestamp");
+        Objects.requireNonNull(requestId, "requestId");
+        Objects.requireNonNull(tenant, "tenant");
+        Objects.requireNonNull(querySha256, "querySha256");
+        sourceIds = List.copyOf(Objects.requireNonNull(sourceIds, "sourceIds"));
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(outcome, "outcome");
+        if ((outcome == AuditOutcome.ERROR) != (errorType != null)) {
+            throw new IllegalArgumentException("errorType is required for ERROR records and only for them");
+        }
+    }
+
+    /** @return how many sources were in the prompt */
+    public int sourceCount() {
+        return sourceIds.size();
+    }
+
+    /**
+     * @param text any text
+     * @return its SHA-256 over UTF-8, lower-case hex
+     */
+    public static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.ragkit.generation;
+
+import java.util.OptionalInt;
+
+/**
+ * A language model server or library that RagKit can ask. Implementations are thread-safe; plugins are found
+ * through {@link LlmBackendProvider}.
+ *
+ * <p>Errors are RagKit's typed exceptions: {@link dev.ragkit.LlmUnavailableException} (cannot connect),
+ * {@link dev.ragkit.LlmTimeoutException} (too slow), {@link dev.ragkit.ModelNotFoundException} (no such model),
+ * or another {@link dev.ragkit.RagException} whose message carries the server's own error.
+ */
+public interface LlmBackend {
+
+    /** @return a short name for logs and responses, e.g. {@code ollama} */
+    String name();
+
+    /**
+     * Asks and waits for the whole answer.
+     *
+     * @param request the call
+     * @return the answer
+     */
+    ChatResult chat(ChatRequest request);
+
+    /**
+     * Asks and streams the answer to {@code handler} as it is generated. Returns at once or after the call
+     * started; the handler's methods run on the backend's thread. Errors after the call started go to
+     * {@link StreamHandler#onError}; invalid arguments throw.
+     *
+     * @param request the call
+     * @param handler receives tokens, then the result or the error
+     * @return a handle that stops the call; cancelling closes the connection at once
+     */
+    Cancellable stream(ChatRequest request, StreamHandler handler);
+
+    /**
+     * @param model a model name
+     * @return its context window and response limit
+     * @throws dev.ragkit.ModelNotFoundException when the backend does not have it
+     */
+    ModelInfo modelInfo(String model);
+
+    /**
+     * Checks the backend and a model without generating anything expensive. Never throws for an unreachable
+     * backend: that is reported in the status.
+     *
+     * @param model the model to check
+     * @return the status, with its latency
+     */
+    HealthStatus health(String model);
+
+    /**
+     * Counts tokens with the model's own tokenizer, when the backend can.
+     *
+     * @param model the model
+     * @param text  the text
+     * @return the count, or empty when the backend cannot count (the default)
+     */
+    default OptionalInt countTokens(String model, String text) {
+        return OptionalInt.empty();
+    }
+}

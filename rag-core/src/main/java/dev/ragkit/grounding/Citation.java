@@ -1,0 +1,52 @@
+package dev.ragkit.grounding;
+
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A source the answer cited, mapped deterministically from its {@code [SourceId: …]} to the exact chunk and
+ * lines that were in the prompt.
+ *
+ * @param sourceId     {@code documentId:chunkIndex}
+ * @param documentId   the document's id
+ * @param documentName the document's title
+ * @param path         the document's path relative to its root
+ * @param chunkIndex   the chunk's index in its document
+ * @param startLine    first line of the cited text, 1-based
+ * @param endLine      last line of the cited text
+ * @param section      the heading path of the chunk, or {@code null} (shown as {@code N/A})
+ * @param page         the page for paged sources, or {@code null} (shown as {@code N/A})
+ * @param relevance    the chunk's relevance to the question before boosting, in [0, 1], or {@code null} when it
+ *                     was not matched (a critical or linked document)
+ * @param snippet      the first 200 characters of the cited text, with {@code ...} appended when cut
+ * @param snippetFull  the first 1,000 characters of the cited text (for display; keep it out of logs)
+ */
+public record Citation(String sourceId, String documentId, String documentName, String path, int chunkIndex,
+        int startLine, int endLine, @Nullable String section, @Nullable Integer page, @Nullable Double relevance,
+        String snippet, String snippetFull) {
+
+    /** Validates the arguments. */
+    public Citation {
+        Objects.requireNonNull(sourceId, "sourceId");
+        Objects.requireNonNull(documentId, "documentId");
+        Objects.requireNonNull(documentName, "documentName");
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(snippet, "snippet");
+        Objects.requireNonNull(snippetFull, "snippetFull");
+    }
+
+    /** @return the section, or {@code N/A} */
+    public String sectionOrNa() {
+        return section == null ? "N/A" : section;
+    }
+
+    /** @return the page number, or {@code N/A} */
+    public String pageOrNa() {
+        return page == null ? "N/A" : page.toString();
+    }
+
+    /** @return {@code path:startLine-endLine} */
+    public String location() {
+        return path + ":" + startLine + "-" + endLine;
+    }
+}

@@ -1,0 +1,43 @@
+package dev.ragkit.grounding;
+
+import dev.ragkit.generation.ChatMessage;
+import dev.ragkit.generation.ContextBlock;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Scores how far an answer can be trusted, 0–100, from three signals: how well retrieval matched, how much of the
+ * answer's vocabulary the context contains, and the model's own rating from a separate evaluation prompt.
+ * Thread-safe.
+ */
+public interface ConfidenceScorer {
+
+    /**
+     * @param answer     the answer
+     * @param used       the context blocks in the prompt
+     * @param selfRating the model's rating 0–100, or {@code null} when unavailable
+     * @return the score; zero when {@code used} is empty
+     */
+    ConfidenceScore score(String answer, List<ContextBlock> used, @Nullable Integer selfRating);
+
+    /**
+     * The evaluation prompt that asks the model for one number.
+     *
+     * @param question the question
+     * @param answer   the answer to rate
+     * @param used     the context blocks the answer was generated from
+     * @return the messages to send
+     */
+    List<ChatMessage> selfRatingPrompt(String question, String answer, List<ContextBlock> used);
+
+    /**
+     * @param reply the model's reply to {@link #selfRatingPrompt}
+     * @return the rating 0–100, or {@code null} when the reply is not one clear number in that range
+     */
+    @Nullable Integer parseSelfRating(String reply);
+
+    /** @return the default scorer (weights 30/40/30, English stop words) */
+    static ConfidenceScorer standard() {
+        return new HybridConfidenceScorer();
+    }
+}

@@ -1,0 +1,23 @@
+package dev.ragkit.grounding;
+
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Who should get a question the pipeline will not answer on its own.
+ *
+ * @param tag        the access tag the question was routed by, or {@code system} for the administrator fallback
+ * @param ownerId    the owner's id, or {@code null} when falling back to the administrator
+ * @param ownerEmail where to send it: the owner's address, or the administrator's
+ * @param reason     why, e.g. {@code No owner for tag 'hr' - routing to admin}
+ * @param fallback   whether no owner was found and the administrator gets it
+ */
+public record RouteTarget(String tag, @Nullable String ownerId, String ownerEmail, String reason, boolean fallback) {
+
+    /** Validates the arguments. */
+    public RouteTarget {
+        Objects.requireNonNull(tag, "tag");
+        Objects.requireNonNull(ownerEmail, "ownerEmail");
+        Objects.requireNonNull(reason, "reason");
+    }
+}
