@@ -1,0 +1,196 @@
+package dev.ragkit.grounding;
+
+import dev.ragkit.generation.ChatMessage;
+import dev.ragkit.generation.ContextBlock;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The default {@link ConfidenceScorer}: {@code floor(retrieval·30 + coverage·40 + selfRating/100·30)}, clamped to
+ * 0–100.
+ *
+ * <ul>
+ *   <li><b>retrieval</b> is the mean {@link ContextBlock#matchScore()} of the blocks that have one (critical and
+ *       linked blocks were not matched and have {@code NaN}); 0 when none has one.</li>
+ *   <li><b>coverage</b> is the share of the answer's key terms that also occur in the blocks' text. Key terms
+ *       are the runs of {@code [a-z0-9]} in the lower-cased text, at least three characters long, that are not
+ *       English stop words. {@code [SourceId: …]} markers are removed from the answer first, so the cited ids
+ *       do not count as covered terms. 0 when the answer has no key terms.</li>
+ *   <li><b>selfRating</b> is the model's own 0–100 rating from {@link #selfRatingPrompt}. When it is
+ *       unavailable the other two weights are scaled to sum to 100 ({@code 30/70} and {@code 40/70} of 100),
+ *       and the explanation says so.</li>
+ * </ul>
+ * A tiny epsilon is added before truncating so that binary rounding ({@code 0.7·30 = 20.999…}) does not cost a
+ * point. Stateless and thread-safe.
+ */
+final class HybridConfidenceScorer implements ConfidenceScorer {
+
+    static final double RETRIEVAL_WEIGHT = 30;
+    static final double COVERAGE_WEIGHT = 40;
+    static final double SELF_RATING_WEIGHT = 30;
+
+    /** Characters of each block's text shown to the model in the self-rating prompt. */
+    static final int SUMMARY_CHARS_PER_BLOCK = 300;
+
+    private static final double EPSILON = 1e-9;
+
+    private static final Pattern WORD = Pattern.compile("[a-z0-9]+");
+
+    /** Any {@code [SourceId …]} bracket, well formed or not, so no part of a cited id is taken as a term. */
+    private static final Pattern MARKER = Pattern.compile("\\[\\s*SourceId\\b[^\\]]*]");
+
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+
+    /**
+     * English stop words: the usual English function words (articles, pronouns, auxiliary and modal verbs,
+     * prepositions, conjunctions, common determiners and adverbs, and the stems that contractions leave
+     * behind). Only words of three or more letters are listed, since shorter words never count as key terms.
+     */
+    static final Set<String> STOP_WORDS = Set.of(
+            "about", "above", "after", "again", "against", "all", "also", "although", "among", "and", "any",
+            "are", "aren", "around", "because", "been", "before", "being", "below", "beneath", "beside",
+            "besides", "between", "beyond", "both", "but", "can", "cannot", "could", "couldn", "did", "didn",
+            "does", "doesn", "doing", "don", "down", "during", "each", "either", "else", "enough", "etc", "even",
+            "ever", "every", "few", "for", "from", "further", "had", "hadn", "has", "hasn", "have", "haven",
+            "having", "hence", "her", "here", "hers", "herself", "him", "himself", "his", "how", "however",
+            "into", "isn", "its", "itself", "just", "least", "less", "many", "may", "might", "more", "most",
+            "much", "must", "mustn", "myself", "neither", "nor", "not", "now", "off", "once", "one", "only",
+            "onto", "other", "others", "otherwise", "ought", "our", "ours", "ourselves", "out", "over", "own",
+            "per", "rather", "same", "shall", "shan", "she", "should", "shouldn", "since", "some", "such",
+            "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "therefore",
+            "these", "they", "this", "those", "though", "through", "throughout", "thus", "too", "toward",
+            "towards", "under", "unless", "until", "upon", "very", "via", "was", "wasn", "were", "weren",
+            "what", "whatever", "when", "whenever", "where", "whereas", "whether", "which", "while", "who",
+            "whoever", "whom", "whose", "why", "will", "with", "within", "without", "won", "would", "wouldn",
+            "yet", "you", "your", "yours", "yourself", "yourselves");
+
+    @Override
+    public ConfidenceScore score(String answer, List<ContextBlock> used, @Nullable Integer selfRating) {
+        Objects.requireNonNull(answer, "answer");
+        Objects.requireNonNull(used, "used");
+        if (selfRating != null && (selfRating < 0 || selfRating > 100)) {
+            throw new IllegalArgumentException("selfRating must be 0-100 or null, got " + selfRating
+                    + "; pass the value returned by parseSelfRating(reply)");
+        }
+        if (used.isEmpty()) {
+            return ConfidenceScore.zero("No context was used, so the answer cannot be grounded: confidence 0");
+        }
+
+        double matchSum = 0;
+        int matched = 0;
+        Set<String> contextTerms = new HashSet<>();
+        for (ContextBlock block : used) {
+            Objects.requireNonNull(block, "used must not contain null");
+            double match = block.matchScore();
+            if (!Double.isNaN(match)) {
+                matchSum += match;
+                matched++;
+            }
+            addKeyTerms(block.text(), contextTerms);
+        }
+        double retrieval = matched == 0 ? 0 : clamp01(matchSum / matched);
+
+        Set<String> answerTerms = keyTerms(MARKER.matcher(answer).replaceAll(" "));
+        int covered = 0;
+        for (String term : answerTerms) {
+            if (contextTerms.contains(term)) {
+                covered++;
+            }
+        }
+        double coverage = answerTerms.isEmpty() ? 0 : (double) covered / answerTerms.size();
+
+        StringBuilder why = new StringBuilder();
+        if (matched == 0) {
+            why.append(String.format(Locale.ROOT, "retrieval 0 (none of the %d blocks was matched by search)",
+                    used.size()));
+        } else {
+            why.append(String.format(Locale.ROOT, "retrieval %.3f (mean match score of %d of %d blocks)",
+                    retrieval, matched, used.size()));
+        }
+        why.append(answerTerms.isEmpty()
+                ? "; coverage 0 (the answer has no key terms)"
+                : String.format(Locale.ROOT, "; coverage %.3f (%d of %d answer key terms in the context)",
+                        coverage, covered, answerTerms.size()));
+
+        double raw;
+        if (selfRating != null) {
+            raw = retrieval * RETRIEVAL_WEIGHT + coverage * COVERAGE_WEIGHT
+                    + selfRating / 100.0 * SELF_RATING_WEIGHT;
+            why.append("; self-rating ").append(selfRating).append("/100")
+                    .append(String.format(Locale.ROOT, "; weights %.0f/%.0f/%.0f",
+                            RETRIEVAL_WEIGHT, COVERAGE_WEIGHT, SELF_RATING_WEIGHT));
+        } else {
+            double rest = RETRIEVAL_WEIGHT + COVERAGE_WEIGHT;
+            double retrievalWeight = RETRIEVAL_WEIGHT / rest * 100;
+            double coverageWeight = COVERAGE_WEIGHT / rest * 100;
+            raw = retrieval * retrievalWeight + coverage * coverageWeight;
+            why.append(String.format(Locale.ROOT, "; self-rating unavailable, so the retrieval and coverage weights"
+                    + " were renormalised to %.1f/%.1f", retrievalWeight, coverageWeight));
+        }
+        int overall = (int) Math.max(0, Math.min(100, Math.floor(raw + EPSILON)));
+        why.append("; overall ").append(overall);
+        return new ConfidenceScore(overall, retrieval, coverage, selfRating, why.toString());
+    }
+
+    @Override
+    public List<ChatMessage> selfRatingPrompt(String question, String answer, List<ContextBlock> used) {
+        Objects.requireNonNull(question, "question");
+        Objects.requireNonNull(answer, "answer");
+        Objects.requireNonNull(used, "used");
+        String system = String.join("\n",
+                "You check answers against their sources. Judge only how far the CONTEXT backs up the ANSWER,"
+                        + " not whether the answer is true in general.",
+                "Give a whole number from 0 to 100:",
+                "- 90 to 100: every statement in the answer is stated in the context",
+                "- 70 to 89: nearly everything is in the context; small, safe inferences",
+                "- 50 to 69: about half is in the context; the rest is guessed or filled in",
+                "- 30 to 49: little of the answer can be found in the context",
+                "- 0 to 29: the context does not back up the answer, or contradicts it");
+        StringBuilder user = new StringBuilder("CONTEXT (excerpts):\n");
+        if (used.isEmpty()) {
+            user.append("(no context was provided)\n");
+        }
+        for (ContextBlock block : used) {
+            String text = WHITESPACE.matcher(block.text()).replaceAll(" ").strip();
+            user.append("[SourceId: ").append(block.sourceId()).append("] ")
+                    .append(TextCuts.prefixWithEllipsis(text, SUMMARY_CHARS_PER_BLOCK)).append('\n');
+        }
+        user.append("\nQUESTION:\n").append(question.strip())
+                .append("\n\nANSWER:\n").append(answer.strip())
+                .append("\n\nHow well does the context support this answer?"
+                        + " Reply with one whole number from 0 to 100 and nothing else.");
+        return List.of(ChatMessage.system(system), ChatMessage.user(user.toString()));
+    }
+
+    @Override
+    public @Nullable Integer parseSelfRating(String reply) {
+        return SelfRatingParser.parse(reply);
+    }
+
+    /** @return the key terms of {@code text} */
+    static Set<String> keyTerms(String text) {
+        Set<String> terms = new HashSet<>();
+        addKeyTerms(text, terms);
+        return terms;
+    }
+
+    private static void addKeyTerms(String text, Set<String> into) {
+        Matcher word = WORD.matcher(text.toLowerCase(Locale.ROOT));
+        while (word.find()) {
+            String w = word.group();
+            if (w.length() >= 3 && !STOP_WORDS.contains(w)) {
+                into.add(w);
+            }
+        }
+    }
+
+    private static double clamp01(double value) {
+        return Math.max(0, Math.min(1, value));
+    }
+}

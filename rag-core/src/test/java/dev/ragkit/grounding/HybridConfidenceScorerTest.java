@@ -1,0 +1,308 @@
+package dev.ragkit.grounding;
+
+import static dev.ragkit.grounding.Blocks.block;
+import static dev.ragkit.grounding.Blocks.critical;
+import static dev.ragkit.grounding.Blocks.document;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.ragkit.generation.ChatMessage;
+import dev.ragkit.generation.ContextBlock;
+import dev.ragkit.store.StoredDocument;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.NullSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+final class HybridConfidenceScorerTest {
+
+    private final ConfidenceScorer scorer = ConfidenceScorer.standard();
+    private final StoredDocument doc = document("hr/leave.md", "hr");
+
+    /** Context terms: managers, approve, vacation, requests, portal. */
+    private static final String CONTEXT = "Managers approve vacation requests in the portal.";
+    /** Answer terms: vacation, requests, need, manager, approval; two of them (vacation, requests) in CONTEXT. */
+    private static final String ANSWER = "Vacation requests need manager approval.";
+
+    private ContextBlock matched(double similarity, String text) {
+        return block(doc, 0, text, similarity, similarity);
+    }
+
+    // ---------------------------------------------------------------------------------------------------- key terms
+
+    @Test
+    void keyTerms_mixedText_lowerCasedAlphanumericAtLeastThreeCharsWithoutStopWords() {
+        assertThat(HybridConfidenceScorer.keyTerms("The QUICK brown-fox, it's 42 and 7 x99; because Über"))
+                .containsExactlyInAnyOrder("quick", "brown", "fox", "x99", "ber");
+    }
+
+    @Test
+    void stopWords_allLowerCaseAndAtLeastThreeLetters() {
+        assertThat(HybridConfidenceScorer.STOP_WORDS).allSatisfy(w -> {
+            assertThat(w).isEqualTo(w.toLowerCase(Locale.ROOT)).matches("[a-z]{3,}");
+        });
+        assertThat(HybridConfidenceScorer.STOP_WORDS).contains("the", "and", "with", "which", "should");
+    }
+
+    // ----------------------------------------------------------------------------------------------------- coverage
+
+    @Test
+    void score_partialOverlap_coverageIsShareOfAnswerTermsInContext() {
+        ConfidenceScore score = scorer.score(ANSWER, List.of(matched(0.5, CONTEXT)), 50);
+
+        assertThat(score.coverage()).isEqualTo(2.0 / 5);
+    }
+
+    @Test
+    void score_fullOverlapIgnoringCaseAndStopWords_coverageOne() {
+        ConfidenceScore score = scorer.score("The PORTAL is where managers approve them.",
+                List.of(matched(0.5, CONTEXT)), 50);
+
+        assertThat(score.coverage()).isEqualTo(1.0);
+    }
+
+    @Test
+    void score_answerWithSourceIdMarkers_markersNotCountedAsTerms() {
+        ContextBlock block = matched(0.5, "Refunds take five working days.");
+        String answer = "Refunds take five working days [SourceId: " + block.sourceId() + "]"
+                + " [SourceId: " + block.sourceId() + ", " + doc.id() + ":12]";
+
+        ConfidenceScore score = scorer.score(answer, List.of(block), 50);
+
+        assertThat(score.coverage()).isEqualTo(1.0);
+    }
+
+    @Test
+    void score_malformedMarker_alsoStripped() {
+        ContextBlock block = matched(0.5, "Refunds take five working days.");
+
+        ConfidenceScore score = scorer.score("Refunds take five working days [SourceId: ABCDEF123-99]",
+                List.of(block), 50);
+
+        assertThat(score.coverage()).isEqualTo(1.0);
+    }
+
+    @Test
+    void score_contextTermsFromEveryBlockText_joined() {
+        List<ContextBlock> used = List.of(matched(0.5, "Vacation requests"), matched(0.5, "need manager approval"));
+
+        assertThat(scorer.score(ANSWER, used, 50).coverage()).isEqualTo(1.0);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "   ", "It is to be.", "[SourceId: " + "0123abcd-0000-4000-8000-00000000beef:0]"})
+    void score_answerWithoutKeyTerms_coverageZero(String answer) {
+        ConfidenceScore score = scorer.score(answer, List.of(matched(0.9, CONTEXT)), 100);
+
+        assertThat(score.coverage()).isZero();
+        assertThat(score.explanation()).contains("no key terms");
+        // 0.9·30 + 0 + 30 = 57
+        assertThat(score.overall()).isEqualTo(57);
+    }
+
+    // ------------------------------------------------------------------------------------------------- zero context
+
+    @Test
+    void score_noContextBlocks_zeroWithReason() {
+        ConfidenceScore score = scorer.score(ANSWER, List.of(), 95);
+
+        assertThat(score.overall()).isZero();
+        assertThat(score.retrieval()).isZero();
+        assertThat(score.coverage()).isZero();
+        assertThat(score.selfRating()).isNull();
+        assertThat(score.explanation()).contains("No context");
+    }
+
+    // ---------------------------------------------------------------------------------------------------- retrieval
+
+    @Test
+    void score_retrieval_meanOfMatchScoresIgnoringUnmatchedBlocks() {
+        List<ContextBlock> used = List.of(matched(0.8, CONTEXT), critical(doc, 3, CONTEXT), matched(0.4, CONTEXT));
+
+        ConfidenceScore score = scorer.score(ANSWER, used, 50);
+
+        assertThat(score.retrieval()).isCloseTo(0.6, within(1e-12));
+        assertThat(score.explanation()).contains("2 of 3 blocks");
+    }
+
+    @Test
+    void score_keywordOnlyHit_usesRelevanceAsMatchScore() {
+        ContextBlock keywordOnly = block(doc, 1, CONTEXT, Double.NaN, 0.5);
+
+        assertThat(scorer.score(ANSWER, List.of(keywordOnly, matched(0.9, CONTEXT)), 50).retrieval())
+                .isCloseTo(0.7, within(1e-12));
+    }
+
+    @Test
+    void score_noBlockMatched_retrievalZeroAndExplained() {
+        ConfidenceScore score = scorer.score(ANSWER, List.of(critical(doc, 0, CONTEXT)), 80);
+
+        assertThat(score.retrieval()).isZero();
+        assertThat(score.explanation()).contains("none of the 1 blocks was matched");
+        // 0 + 0.4·40 + 0.8·30 = 16 + 24 = 40
+        assertThat(score.overall()).isEqualTo(40);
+    }
+
+    // ------------------------------------------------------------------------------------------------------ weights
+
+    @Test
+    void score_allThreeSignals_weighted30_40_30AndTruncated() {
+        // retrieval 0.7 (mean of 0.8 and 0.6), coverage 2/5 = 0.4, self-rating 90:
+        // 0.7·30 + 0.4·40 + 0.9·30 = 21 + 16 + 27 = 64
+        ConfidenceScore score = scorer.score(ANSWER, List.of(matched(0.8, CONTEXT), matched(0.6, CONTEXT)), 90);
+
+        assertThat(score.overall()).isEqualTo(64);
+        assertThat(score.selfRating()).isEqualTo(90);
+        assertThat(score.selfRatingAvailable()).isTrue();
+        assertThat(score.explanation()).doesNotContain("renormalised");
+    }
+
+    @Test
+    void score_fractionalTotal_truncatedNotRounded() {
+        // 0.55·30 + 0.4·40 + 0.30·30 = 16.5 + 16 + 9 = 41.5 -> 41 (rounding would give 42)
+        assertThat(scorer.score(ANSWER, List.of(matched(0.55, CONTEXT)), 30).overall()).isEqualTo(41);
+        // 0.59·30 + 0.4·40 + 0.90·30 = 17.7 + 16 + 27 = 60.7 -> 60 (rounding would give 61)
+        assertThat(scorer.score(ANSWER, List.of(matched(0.59, CONTEXT)), 90).overall()).isEqualTo(60);
+    }
+
+    @Test
+    void score_binaryRoundingJustBelowAnInteger_stillCountsThePoint() {
+        // 0.02·30 + 0.18·30 = 6 exactly, but 5.999999999999999 in doubles; coverage 0
+        assertThat(scorer.score("", List.of(matched(0.02, CONTEXT)), 18).overall()).isEqualTo(6);
+        // renormalised: 0.7·30/70·100 = 30 exactly, but 29.999999999999996 in doubles
+        assertThat(scorer.score("", List.of(matched(0.7, CONTEXT)), null).overall()).isEqualTo(30);
+    }
+
+    @Test
+    void score_selfRatingUnavailable_weightsRenormalisedAndExplained() {
+        // retrieval 0.7, coverage 0.4: 0.7·30/70·100 + 0.4·40/70·100 = 30 + 22.857… = 52.857… → 52
+        ConfidenceScore score = scorer.score(ANSWER, List.of(matched(0.8, CONTEXT), matched(0.6, CONTEXT)), null);
+
+        assertThat(score.overall()).isEqualTo(52);
+        assertThat(score.selfRating()).isNull();
+        assertThat(score.selfRatingAvailable()).isFalse();
+        assertThat(score.explanation()).contains("self-rating unavailable").contains("renormalised")
+                .contains("42.9/57.1");
+    }
+
+    @Test
+    void score_selfRatingUnavailableAndPerfectSignals_reaches100() {
+        ConfidenceScore score = scorer.score("vacation requests", List.of(matched(1.0, CONTEXT)), null);
+
+        assertThat(score.overall()).isEqualTo(100);
+    }
+
+    @Test
+    void score_everythingPerfect_100() {
+        assertThat(scorer.score("vacation requests", List.of(matched(1.0, CONTEXT)), 100).overall())
+                .isEqualTo(100);
+    }
+
+    @Test
+    void score_matchScoresOutsideUnitRange_clamped() {
+        ConfidenceScore high = scorer.score("vacation requests", List.of(matched(1.7, CONTEXT)), 100);
+        ConfidenceScore low = scorer.score("unrelated words", List.of(matched(-0.4, CONTEXT)), 0);
+
+        assertThat(high.retrieval()).isEqualTo(1.0);
+        assertThat(high.overall()).isEqualTo(100);
+        assertThat(low.retrieval()).isZero();
+        assertThat(low.overall()).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {-1, 101})
+    void score_selfRatingOutOfRange_rejected(int selfRating) {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> scorer.score(ANSWER, List.of(matched(0.5, CONTEXT)), selfRating))
+                .withMessageContaining("parseSelfRating");
+    }
+
+    // ------------------------------------------------------------------------------------------ self-rating prompt
+
+    @Test
+    void selfRatingPrompt_systemRubricThenUserWithContextQuestionAnswerAndInstruction() {
+        ContextBlock longBlock = block(doc, 4, "word ".repeat(100), 0.5, 0.5);
+        ContextBlock shortBlock = block(doc, 5, "Managers\n\napprove   vacation.", 0.5, 0.5);
+
+        List<ChatMessage> messages = scorer.selfRatingPrompt("Who approves vacation?",
+                "Managers do [SourceId: " + shortBlock.sourceId() + "]", List.of(longBlock, shortBlock));
+
+        assertThat(messages).extracting(ChatMessage::role)
+                .containsExactly(ChatMessage.Role.SYSTEM, ChatMessage.Role.USER);
+        assertThat(messages.get(0).content()).contains("0 to 100").contains("90 to 100").contains("0 to 29");
+        String user = messages.get(1).content();
+        assertThat(user)
+                .contains("[SourceId: " + longBlock.sourceId() + "] " + "word ".repeat(60).substring(0, 300) + "...")
+                .contains("[SourceId: " + shortBlock.sourceId() + "] Managers approve vacation.")
+                .contains("QUESTION:\nWho approves vacation?")
+                .contains("ANSWER:\nManagers do [SourceId: " + shortBlock.sourceId() + "]")
+                .endsWith("Reply with one whole number from 0 to 100 and nothing else.");
+        assertThat(user).doesNotContain("word ".repeat(61));
+    }
+
+    @Test
+    void selfRatingPrompt_noContext_saysSo() {
+        assertThat(scorer.selfRatingPrompt("q", "a", List.of()).get(1).content())
+                .contains("(no context was provided)");
+    }
+
+    // ------------------------------------------------------------------------------------------ self-rating parsing
+
+    @ParameterizedTest(name = "[{index}] \"{0}\" -> {1}")
+    @CsvSource(delimiter = '|', nullValues = "null", value = {
+        "85                                   | 85",
+        "'  85  '                             | 85",
+        "0                                    | 0",
+        "100                                  | 100",
+        "085                                  | 85",
+        "85%                                  | 85",
+        "85 %                                 | 85",
+        "85/100                               | 85",
+        "85 / 100                             | 85",
+        "100/100                              | 100",
+        "85 out of 100                        | 85",
+        "Score: 85                            | 85",
+        "Rating: 85/100                       | 85",
+        "85.                                  | 85",
+        "**85**                               | 85",
+        "I would rate this 72.                | 72",
+        "85, since the context says 85        | 85",
+        "<think>Maybe 40, or 60?</think>85    | 85",
+        "'<THINK>\nlong\n</THINK>\n\n 90'     | 90",
+        "the range is 0 to 100</think>64      | 64",
+        "Rating 85 <think>not 40</think>      | 85",
+        "qwen3 says 70                        | 70",
+        "101                                  | null",
+        "150                                  | null",
+        "-5                                   | null",
+        "Score: -5                            | null",
+        "\u22125                              | null",
+        "85.5                                 | null",
+        "85,5                                 | null",
+        "1,000                                | null",
+        "85 or 90                             | null",
+        "between 70 and 80                    | null",
+        "0-100                                | null",
+        "85/1000                              | null",
+        "high                                 | null",
+        "I cannot rate this.                  | null",
+        "''                                   | null",
+        "'   '                                | null",
+        "<think>I think 85</think>            | null",
+        "<think>85 is about right but         | null",
+        "99999999999999999999                 | null",
+    })
+    void parseSelfRating_reply_parsedStrictly(String reply, Integer expected) {
+        assertThat(scorer.parseSelfRating(reply)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @NullSource
+    void parseSelfRating_null_nullWithoutThrowing(String reply) {
+        assertThat(scorer.parseSelfRating(reply)).isNull();
+    }
+}
