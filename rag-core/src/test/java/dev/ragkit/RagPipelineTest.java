@@ -528,7 +528,9 @@ final class RagPipelineTest {
         assertThat(backend.streamCancelled).isTrue();
         assertThat(out.error).isInstanceOf(CancellationException.class);
         assertThat(out.tokens).containsExactly("one ");
-        Thread.sleep(200);   // give a wrongly continuing stream the chance to deliver more
+        Thread streamer = backend.streamThreads.get(0);
+        streamer.join(10_000);                     // the backend's thread has finished whatever it would deliver
+        assertThat(streamer.isAlive()).isFalse();
         assertThat(out.tokens).containsExactly("one ");
         assertThat(out.events).filteredOn(e -> e.startsWith("complete") || e.startsWith("error")).hasSize(1);
         assertThat(audit.only().outcome()).isEqualTo(AuditOutcome.CANCELLED);

@@ -42,6 +42,8 @@ public final class RecordingBackend implements LlmBackend {
     public final AtomicInteger modelInfoCalls = new AtomicInteger();
     /** Set when a streamed call was cancelled. */
     public final AtomicBoolean streamCancelled = new AtomicBoolean();
+    /** The threads that delivered streamed answers; join one to know it delivered everything it was going to. */
+    public final List<Thread> streamThreads = new CopyOnWriteArrayList<>();
 
     private final Function<ChatRequest, String> script;
     private final Map<String, ModelInfo> models = new ConcurrentHashMap<>();
@@ -168,6 +170,7 @@ public final class RecordingBackend implements LlmBackend {
             }
         }, "recording-backend-stream");
         t.setDaemon(true);
+        streamThreads.add(t);
         t.start();
         return new Cancellable() {
             @Override
