@@ -72,7 +72,9 @@ public final class TokenCounters {
 
     /**
      * A bounded cache around {@code counter}: equal texts share one entry; least recently used entries are
-     * evicted first. {@link TokenCounter#fittingPrefix} is not cached.
+     * evicted first. Texts longer than {@value #MAX_CACHED_CHARS} characters (whole prompts, whole documents) are
+     * counted without caching: they rarely repeat, and keeping them would hold megabytes per entry.
+     * {@link TokenCounter#fittingPrefix} is not cached.
      *
      * @param counter    the counter to cache
      * @param maxEntries the most texts kept, at least 1
@@ -169,6 +171,9 @@ public final class TokenCounters {
     }
 
     /** A Caffeine cache keyed by the text itself. */
+    /** The longest text {@link #cached} keeps: comfortably more than a formatted 500-token chunk. */
+    public static final int MAX_CACHED_CHARS = 16_384;
+
     private static final class CachedCounter implements TokenCounter {
         private final TokenCounter delegate;
         private final Cache<String, Integer> cache;
@@ -182,7 +187,7 @@ public final class TokenCounters {
         @Override
         public int count(String text) {
             Objects.requireNonNull(text, "text");
-            return cache.get(text, delegate::count);
+            return text.length() > MAX_CACHED_CHARS ? delegate.count(text) : cache.get(text, delegate::count);
         }
 
         @Override

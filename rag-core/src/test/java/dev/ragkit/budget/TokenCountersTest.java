@@ -128,6 +128,20 @@ final class TokenCountersTest {
     }
 
     @Test
+    void cached_textLongerThanTheLimit_isCountedEveryTimeAndNotKept() {
+        RecordingCounter recording = new RecordingCounter();
+        TokenCounter cached = TokenCounters.cached(recording, 100);
+        String longest = "a".repeat(TokenCounters.MAX_CACHED_CHARS);
+        String tooLong = longest + "b";
+        cached.count(longest);
+        cached.count(longest);
+        assertThat(recording.calls.get()).isEqualTo(1);
+        assertThat(cached.count(tooLong)).isEqualTo(cached.count(tooLong)).isEqualTo(TokenCounters.jtokkit()
+                .count(tooLong));
+        assertThat(recording.calls.get()).isEqualTo(3);
+    }
+
+    @Test
     void cached_moreDistinctTextsThanItsBound_evictsAndRecomputes() {
         RecordingCounter recording = new RecordingCounter();
         TokenCounter cached = TokenCounters.cached(recording, 10);
