@@ -227,16 +227,6 @@ final class DefaultRetrieverTest {
         assertThat(retriever(vectorOnly().build()).retrieve(QUERY, scope).isEmpty()).isTrue();
     }
 
-    @Test
-    void reassemble_overlapsGapsAndSplitLines_areWrittenOnce() {
-        List<StoredChunk> chunks = List.of(
-                new StoredChunk("d", 0, "l1\nl2\nl3", null, 1, 1, 3, null, null),
-                new StoredChunk("d", 1, "l3\nl4", null, 1, 3, 4, null, null),     // overlap of l3
-                new StoredChunk("d", 2, "l6 first half", null, 1, 6, 6, null, null), // gap: blank l5
-                new StoredChunk("d", 3, "second half", null, 1, 6, 6, null, null));  // second part of l6
-        assertThat(DocumentSegment.join(DocumentSegment.of(chunks))).isEqualTo("l1\nl2\nl3\nl4\n\nl6 first half second half");
-    }
-
     /** Answers the query with (1, 0, 0, 0) and counts calls. */
     private static final class ScriptedEmbedder implements Embedder {
         final AtomicInteger calls = new AtomicInteger();
