@@ -9,26 +9,47 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /** The default {@link TokenBudget}. */
 final class PriorityTokenBudget implements TokenBudget {
 
     /** Critical first, then higher boosted relevance (unscored last), then newer; stable otherwise. */
-    static final Comparator<ContextBlock> PRIORITY = Comparator
-            .comparing(ContextBlock::kind)
-            .thenComparing(PriorityTokenBudget::rankScore, Comparator.reverseOrder())
-            .thenComparing((ContextBlock b) -> b.document().date(),
-                    Comparator.nullsLast(Comparator.<LocalDate>reverseOrder()));
+    static final Comparator<ContextBlock> PRIORITY = (a, b) -> {
+        int c = a.kind().compareTo(b.kind());
+        if (c == 0) {
+            c = Double.compare(rankScore(b), rankScore(a));
+        }
+        if (c == 0) {
+            LocalDate da = a.document().date();
+            LocalDate db = b.document().date();
+            c = da == null ? (db == null ? 0 : 1) : db == null ? -1 : db.compareTo(da);
+        }
+        return c;
+    };
 
     private final TokenCounter counter;
     private final PromptBuilder builder;
+    /** Token counts of the builder's fixed pieces, counted once: rules, context intro, section headings. */
+    private final int rulesTokens;
+    private final int introTokens;
+    private final int[] headingTokens;
 
     PriorityTokenBudget(TokenCounter counter, PromptBuilder builder) {
         this.counter = counter;
         this.builder = builder;
+        this.rulesTokens = counter.count(builder.systemPrompt());
+        this.introTokens = counter.count(builder.contextIntro());
+        ContextBlock.Kind[] kinds = ContextBlock.Kind.values();
+        this.headingTokens = new int[kinds.length];
+        for (ContextBlock.Kind kind : kinds) {
+            headingTokens[kind.ordinal()] = counter.count(builder.sectionHeading(kind));
+        }
     }
 
     @Override
@@ -42,11 +63,12 @@ final class PriorityTokenBudget implements TokenBudget {
         Objects.requireNonNull(question, "question");
         Objects.requireNonNull(history, "history");
         Objects.requireNonNull(candidates, "candidates");
+        PromptBuilder builder = new FormatOnce(this.builder);
         int overhead = limits.messageOverheadTokens();
         int window = limits.contextWindow();
         int reserve = limits.responseReserve();
 
-        int systemTokens = counter.count(builder.systemPrompt());
+        int systemTokens = rulesTokens;
         if (systemTokens + overhead + reserve > window) {
             throw new TokenBudgetExceededException("system prompt", systemTokens + overhead, reserve, window);
         }
@@ -85,8 +107,8 @@ final class PriorityTokenBudget implements TokenBudget {
         int i = 0;
         for (; i < ordered.size(); i++) {
             ContextBlock b = ordered.get(i);
-            int frame = (kept.isEmpty() ? counter.count(builder.contextIntro()) : 0)
-                    + (opened.contains(b.kind()) ? 0 : counter.count(builder.sectionHeading(b.kind())));
+            int frame = (kept.isEmpty() ? introTokens : 0)
+                    + (opened.contains(b.kind()) ? 0 : headingTokens[b.kind().ordinal()]);
             int cost = counter.count(builder.formatBlock(b));
             if (used + frame + cost <= contextBudget) {
                 kept.add(b);
@@ -94,7 +116,7 @@ final class PriorityTokenBudget implements TokenBudget {
                 used += frame + cost;
                 continue;
             }
-            ContextBlock cut = cut(b, contextBudget - used - frame, limits.minTruncatedTokens());
+            ContextBlock cut = cut(builder, b, contextBudget - used - frame, limits.minTruncatedTokens());
             if (cut != null) {
                 kept.add(cut);
                 used += frame + counter.count(builder.formatBlock(cut));
@@ -113,7 +135,7 @@ final class PriorityTokenBudget implements TokenBudget {
             if (!kept.isEmpty()) {
                 ContextBlock last = kept.remove(kept.size() - 1);
                 dropped.add(0, last.truncated() ? original(last, ordered) : last);
-                used = price(kept);
+                used = price(builder, kept);
             } else if (!keptHistory.isEmpty()) {
                 historyTokens -= counter.count(keptHistory.remove(0).content()) + overhead;
             } else {
@@ -128,35 +150,34 @@ final class PriorityTokenBudget implements TokenBudget {
 
     /**
      * The longest line prefix of the block whose formatted form fits {@code room} tokens and whose text has at
-     * least {@code minTokens} tokens, or {@code null}.
+     * least {@code minTokens} tokens, or {@code null}. The counter finds how much text fits the room left by the
+     * block's header; the prefix is then shortened to a line boundary and checked as formatted (shortened by one
+     * more line while it does not fit).
      */
-    private ContextBlock cut(ContextBlock block, int room, int minTokens) {
-        if (room < minTokens) {
+    private @Nullable ContextBlock cut(PromptBuilder builder, ContextBlock block, int room, int minTokens) {
+        String text = block.text();
+        int frame = counter.count(builder.formatBlock(block.truncate("", block.startLine())));
+        if (room - frame < minTokens) {
             return null;
         }
-        String[] lines = block.text().split("\n", -1);
-        int lo = 0;
-        int hi = lines.length - 1;           // at most all lines but the last: the whole block did not fit
-        ContextBlock best = null;
-        while (lo < hi) {
-            int mid = (lo + hi + 1) >>> 1;   // number of lines kept
-            ContextBlock candidate = prefix(block, lines, mid);
-            if (counter.count(builder.formatBlock(candidate)) <= room) {
-                best = candidate;
-                lo = mid;
-            } else {
-                hi = mid - 1;
+        int fits = counter.fittingPrefix(text, room - frame);
+        int end = text.lastIndexOf('\n', Math.min(fits, text.length() - 1));
+        while (end > 0) {
+            String kept = text.substring(0, end);
+            if (counter.count(kept) < minTokens) {
+                return null;
             }
+            int lines = 1;
+            for (int i = kept.indexOf('\n'); i >= 0; i = kept.indexOf('\n', i + 1)) {
+                lines++;
+            }
+            ContextBlock candidate = block.truncate(kept, Math.min(block.endLine(), block.startLine() + lines - 1));
+            if (counter.count(builder.formatBlock(candidate)) <= room) {
+                return candidate;
+            }
+            end = text.lastIndexOf('\n', end - 1);
         }
-        if (best == null || counter.count(best.text()) < minTokens) {
-            return null;
-        }
-        return best;
-    }
-
-    private static ContextBlock prefix(ContextBlock block, String[] lines, int count) {
-        String text = String.join("\n", java.util.Arrays.asList(lines).subList(0, count));
-        return block.truncate(text, Math.min(block.endLine(), block.startLine() + count - 1));
+        return null;
     }
 
     private static ContextBlock original(ContextBlock cut, List<ContextBlock> ordered) {
@@ -169,15 +190,15 @@ final class PriorityTokenBudget implements TokenBudget {
     }
 
     /** What {@code kept} costs priced piece by piece: intro, section headings, blocks. */
-    private int price(List<ContextBlock> kept) {
+    private int price(PromptBuilder builder, List<ContextBlock> kept) {
         if (kept.isEmpty()) {
             return 0;
         }
-        int price = counter.count(builder.contextIntro());
+        int price = introTokens;
         Set<ContextBlock.Kind> opened = EnumSet.noneOf(ContextBlock.Kind.class);
         for (ContextBlock b : kept) {
             if (opened.add(b.kind())) {
-                price += counter.count(builder.sectionHeading(b.kind()));
+                price += headingTokens[b.kind().ordinal()];
             }
             price += counter.count(builder.formatBlock(b));
         }
@@ -190,6 +211,41 @@ final class PriorityTokenBudget implements TokenBudget {
             total += counter.count(m.content()) + overhead;
         }
         return total;
+    }
+
+    /** Formats each block once per fit: pricing, cutting and writing the messages all need the same text. */
+    private static final class FormatOnce implements PromptBuilder {
+        private final PromptBuilder delegate;
+        private final Map<ContextBlock, String> formatted = new IdentityHashMap<>();
+
+        FormatOnce(PromptBuilder delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public String systemPrompt() {
+            return delegate.systemPrompt();
+        }
+
+        @Override
+        public String contextIntro() {
+            return delegate.contextIntro();
+        }
+
+        @Override
+        public String sectionHeading(ContextBlock.Kind kind) {
+            return delegate.sectionHeading(kind);
+        }
+
+        @Override
+        public String formatBlock(ContextBlock block) {
+            return formatted.computeIfAbsent(block, delegate::formatBlock);
+        }
+
+        @Override
+        public List<ChatMessage> messages(List<ContextBlock> blocks, List<ChatMessage> history, String question) {
+            return PromptBuilder.super.messages(blocks, history, question);
+        }
     }
 
     private static double rankScore(ContextBlock b) {

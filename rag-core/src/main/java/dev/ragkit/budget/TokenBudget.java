@@ -36,7 +36,8 @@ public interface TokenBudget {
 
     /**
      * @param counter counts tokens; wrap it with {@link TokenCounters#cached} so repeated blocks cost a lookup
-     * @param builder formats the blocks and the prompt
+     * @param builder formats the blocks and the prompt; its rules, intro and headings are counted once, here, so
+     *                they must not change afterwards
      * @return the default budget
      */
     static TokenBudget of(TokenCounter counter, PromptBuilder builder) {

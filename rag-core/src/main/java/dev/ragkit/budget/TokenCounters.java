@@ -72,9 +72,9 @@ public final class TokenCounters {
 
     /**
      * A bounded cache around {@code counter}: equal texts share one entry; least recently used entries are
-     * evicted first. Texts longer than {@value #MAX_CACHED_CHARS} characters (whole prompts, whole documents) are
-     * counted without caching: they rarely repeat, and keeping them would hold megabytes per entry.
-     * {@link TokenCounter#fittingPrefix} is not cached.
+     * evicted first; {@link TokenCounter#fittingPrefix} answers are cached too, by text and budget. Texts longer
+     * than {@value #MAX_CACHED_CHARS} characters (whole prompts, whole documents) are counted without caching:
+     * they rarely repeat, and keeping them would hold megabytes per entry.
      *
      * @param counter    the counter to cache
      * @param maxEntries the most texts kept, at least 1
@@ -176,7 +176,7 @@ public final class TokenCounters {
 
     private static final class CachedCounter implements TokenCounter {
         private final TokenCounter delegate;
-        private final Cache<String, Integer> cache;
+        private final Cache<Object, Integer> cache;     // String → count, PrefixKey → fitting prefix
 
         CachedCounter(TokenCounter delegate, long maxEntries) {
             this.delegate = delegate;
@@ -187,18 +187,25 @@ public final class TokenCounters {
         @Override
         public int count(String text) {
             Objects.requireNonNull(text, "text");
-            return text.length() > MAX_CACHED_CHARS ? delegate.count(text) : cache.get(text, delegate::count);
+            return text.length() > MAX_CACHED_CHARS ? delegate.count(text)
+                    : cache.get(text, k -> delegate.count(text));
         }
 
         @Override
         public int fittingPrefix(String text, int maxTokens) {
-            return delegate.fittingPrefix(text, maxTokens);
+            Objects.requireNonNull(text, "text");
+            return text.length() > MAX_CACHED_CHARS ? delegate.fittingPrefix(text, maxTokens)
+                    : cache.get(new PrefixKey(text, maxTokens), k -> delegate.fittingPrefix(text, maxTokens));
         }
 
         @Override
         public String name() {
             return "cached:" + delegate.name();
         }
+    }
+
+    /** A cached {@link TokenCounter#fittingPrefix} question. */
+    private record PrefixKey(String text, int maxTokens) {
     }
 
     private static void requireBudget(int maxTokens) {

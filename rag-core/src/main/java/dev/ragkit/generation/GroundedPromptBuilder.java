@@ -94,10 +94,36 @@ final class GroundedPromptBuilder implements PromptBuilder {
 
     /** Rewrites every citation-like marker in document text so that it can never be taken for a real one. */
     static String neutralise(String text) {
-        return FORGED_MARKER.matcher(text).replaceAll("(quoted source id:");
+        return mayHoldMarker(text) ? FORGED_MARKER.matcher(text).replaceAll("(quoted source id:") : text;
+    }
+
+    /**
+     * A cheap scan that lets almost every text skip the regex: is there an opening bracket followed, after
+     * optional whitespace, by "source" in any case?
+     */
+    private static boolean mayHoldMarker(String text) {
+        int n = text.length();
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c == '[' || c == '\uFF3B') {
+                int j = i + 1;
+                while (j < n && Character.isWhitespace(text.charAt(j))) {
+                    j++;
+                }
+                if (j < n && (text.charAt(j) | 0x20) == 's' && text.regionMatches(true, j, "source", 0, 6)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static String headerValue(String value) {
-        return neutralise(LINE_BREAKS.matcher(value).replaceAll(" ").strip());
+        boolean oneLine = true;
+        for (int i = 0; i < value.length() && oneLine; i++) {
+            char c = value.charAt(i);
+            oneLine = c >= ' ' && c != '\u0085' && c != '\u2028' && c != '\u2029';
+        }
+        return neutralise(oneLine ? value.strip() : LINE_BREAKS.matcher(value).replaceAll(" ").strip());
     }
 }

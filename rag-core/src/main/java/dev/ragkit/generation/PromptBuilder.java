@@ -41,7 +41,8 @@ public interface PromptBuilder {
      * @param blocks   the kept blocks, in priority order
      * @param history  the kept history, oldest first
      * @param question the question
-     * @return the system message, the history, and the question as the last user message
+     * @return the system message, the history, and the question as the last user message; implementations keep
+     *         this layout, which the token budget relies on when it prices the pieces and assembles the prompt
      */
     default List<ChatMessage> messages(List<ContextBlock> blocks, List<ChatMessage> history, String question) {
         Objects.requireNonNull(question, "question");

@@ -128,6 +128,20 @@ final class TokenCountersTest {
     }
 
     @Test
+    void cached_fittingPrefix_isCachedByTextAndBudget() {
+        RecordingCounter recording = new RecordingCounter();
+        TokenCounter cached = TokenCounters.cached(recording, 100);
+        String text = "The rotate command prints the new key and revokes the old one after an hour.";
+        int five = cached.fittingPrefix(text, 5);
+        assertThat(cached.fittingPrefix(text, 5)).isEqualTo(five)
+                .isEqualTo(TokenCounters.jtokkit().fittingPrefix(text, 5));
+        assertThat(recording.prefixCalls.get()).isEqualTo(1);
+        assertThat(cached.fittingPrefix(text, 6)).isGreaterThan(five);
+        assertThat(recording.prefixCalls.get()).isEqualTo(2);
+        assertThat(cached.count(text)).isEqualTo(TokenCounters.jtokkit().count(text));   // a count is not a prefix
+    }
+
+    @Test
     void cached_textLongerThanTheLimit_isCountedEveryTimeAndNotKept() {
         RecordingCounter recording = new RecordingCounter();
         TokenCounter cached = TokenCounters.cached(recording, 100);
@@ -195,6 +209,7 @@ final class TokenCountersTest {
     /** Counts exactly with cl100k_base and records how often each text was counted. */
     private static final class RecordingCounter implements TokenCounter {
         final AtomicInteger calls = new AtomicInteger();
+        final AtomicInteger prefixCalls = new AtomicInteger();
         final Map<String, AtomicInteger> perText = new ConcurrentHashMap<>();
 
         @Override
@@ -206,6 +221,7 @@ final class TokenCountersTest {
 
         @Override
         public int fittingPrefix(String text, int maxTokens) {
+            prefixCalls.incrementAndGet();
             return TokenCounters.jtokkit().fittingPrefix(text, maxTokens);
         }
 
