@@ -102,17 +102,19 @@ final class GroundedPromptBuilder implements PromptBuilder {
      * optional whitespace, by "source" in any case?
      */
     private static boolean mayHoldMarker(String text) {
+        return followedBySource(text, '[') || followedBySource(text, '\uFF3B');
+    }
+
+    /** Uses the intrinsic {@link String#indexOf(int, int)} to jump from bracket to bracket. */
+    private static boolean followedBySource(String text, char bracket) {
         int n = text.length();
-        for (int i = 0; i < n; i++) {
-            char c = text.charAt(i);
-            if (c == '[' || c == '\uFF3B') {
-                int j = i + 1;
-                while (j < n && Character.isWhitespace(text.charAt(j))) {
-                    j++;
-                }
-                if (j < n && (text.charAt(j) | 0x20) == 's' && text.regionMatches(true, j, "source", 0, 6)) {
-                    return true;
-                }
+        for (int i = text.indexOf(bracket); i >= 0; i = text.indexOf(bracket, i + 1)) {
+            int j = i + 1;
+            while (j < n && Character.isWhitespace(text.charAt(j))) {
+                j++;
+            }
+            if (j < n && (text.charAt(j) | 0x20) == 's' && text.regionMatches(true, j, "source", 0, 6)) {
+                return true;
             }
         }
         return false;
