@@ -51,11 +51,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *       100_000)} whose cache already holds every text the fit counts (set-up runs the fit once), as it does when
  *       the same blocks come back for follow-up questions. Measured: sorting the 200 candidates by priority,
  *       formatting and pricing (cache look-ups) the kept blocks and the one that does not fit, cutting that one at
- *       a line boundary (a binary search over its line prefixes), writing the messages, and the look-up of the
+ *       a line boundary (one cached {@code fittingPrefix}, then a check as formatted), writing the messages, and the look-up of the
  *       final messages' counts. Candidates after the cut are never formatted or counted. Target: under 50 µs.</li>
  *   <li>{@link Impl#RAGKIT_COLD_BUILD}: the same {@code fit} with an uncached {@code TokenCounters.jtokkit()}:
- *       building the whole prompt from scratch, every count exact — the rules, the question, each history message,
- *       each priced block, the cut's binary search, and the final messages once more as they are sent. Target:
+ *       building the whole prompt from scratch, every count exact — the question, each history message,
+ *       each priced block, the cut, and the final messages once more as they are sent. Target:
  *       under 1 ms (the specification asks for under 50 ms).</li>
  *   <li>{@link Impl#LANGCHAIN4J}: the peer, doing the closest work LangChain4j 1.19 has components for. It has no
  *       context budget, so it is <em>handed</em> the blocks RagKit kept (the cut one as cut) as {@code Content}s
