@@ -123,7 +123,8 @@ public final class RagPipeline implements AutoCloseable {
         this.ownsStore = b.store == null;
         this.backend = backend;
         Retriever.Builder rb = Retriever.builder().store(store).embedder(Objects.requireNonNull(b.embedder))
-                .options(b.retrievalOptions).deduplicator(b.deduplicator);
+                .options(b.retrievalOptions != null ? b.retrievalOptions : b.config.retrievalOptions())
+                .deduplicator(b.deduplicator != null ? b.deduplicator : b.config.deduplicator());
         this.retriever = rb.build();
         TokenCounter counter = b.counter != null ? b.counter : TokenCounters.cached(TokenCounters.jtokkit(), 10_000);
         PromptBuilder prompts = b.systemPrompt == null ? PromptBuilder.standard()
@@ -134,7 +135,7 @@ public final class RagPipeline implements AutoCloseable {
         this.scorer = b.scorer;
         this.selfRating = b.selfRating;
         this.router = b.router != null ? b.router
-                : Router.standard(b.confidenceThreshold, b.adminEmail, b.ownerDirectory);
+                : Router.standard(b.config.confidenceThreshold(), b.config.adminEmail(), b.ownerDirectory);
         this.emptyContextPolicy = b.emptyContextPolicy;
         this.audit = b.audit;
         this.auditFailurePolicy = b.auditFailurePolicy;
@@ -142,16 +143,17 @@ public final class RagPipeline implements AutoCloseable {
         this.listener = b.listener;
         this.executor = b.executor;
         this.clock = b.clock;
-        this.defaultModel = b.model;
+        this.defaultModel = b.config.chatModel();
         Map<String, String> allowed = new HashMap<>();
-        for (String m : b.allowedModels != null ? b.allowedModels : defaultAllowlist(b.model)) {
+        for (String m : b.allowedModels != null ? b.allowedModels : defaultAllowlist(defaultModel)) {
             allowed.put(KnownModels.canonical(m), m);
         }
         this.allowedModels = Map.copyOf(allowed);
         this.modelInfo = Map.copyOf(b.modelInfo);
-        this.limitsTemplate = new BudgetLimits(1, b.maxResponseTokens, b.systemPromptTokens, b.maxHistoryTokens,
-                b.maxContextTokens, b.minTruncatedTokens, BudgetLimits.DEFAULT_MESSAGE_OVERHEAD);
-        this.temperature = b.temperature;
+        RagConfig c = b.config;
+        this.limitsTemplate = new BudgetLimits(1, c.maxResponseTokens(), c.systemPromptTokens(), c.maxHistoryTokens(),
+                c.maxContextTokens(), b.minTruncatedTokens, BudgetLimits.DEFAULT_MESSAGE_OVERHEAD);
+        this.temperature = c.temperature();
         this.seed = b.seed;
     }
 
@@ -647,8 +649,9 @@ public final class RagPipeline implements AutoCloseable {
         private @Nullable LlmBackend backend;
         private @Nullable String backendProvider;
         private Map<String, String> backendConfig = Map.of();
-        private RetrievalOptions retrievalOptions;
-        private Deduplicator deduplicator;
+        private RagConfig config = RagConfig.defaults();
+        private @Nullable RetrievalOptions retrievalOptions;
+        private @Nullable Deduplicator deduplicator;
         private @Nullable TokenCounter counter;
         private @Nullable PromptBuilder promptBuilder;
         private @Nullable String systemPrompt;
@@ -657,8 +660,6 @@ public final class RagPipeline implements AutoCloseable {
         private boolean selfRating = true;
         private @Nullable Router router;
         private OwnerDirectory ownerDirectory = OwnerDirectory.none();
-        private int confidenceThreshold;
-        private String adminEmail;
         private EmptyContextPolicy emptyContextPolicy = EmptyContextPolicy.ROUTE_TO_HUMAN;
         private AuditSink audit = AuditSink.logging();
         private AuditFailurePolicy auditFailurePolicy = AuditFailurePolicy.LOG_AND_CONTINUE;
@@ -666,40 +667,25 @@ public final class RagPipeline implements AutoCloseable {
         private RagListener listener = new RagListener() { };
         private Executor executor = ForkJoinPool.commonPool();
         private Clock clock = Clock.systemUTC();
-        private String model;
         private @Nullable Collection<String> allowedModels;
         private final Map<String, ModelInfo> modelInfo = new HashMap<>();
-        private int maxContextTokens;
-        private int maxHistoryTokens;
-        private int maxResponseTokens;
-        private int systemPromptTokens;
         private int minTruncatedTokens = BudgetLimits.DEFAULT_MIN_TRUNCATED_TOKENS;
-        private double temperature;
         private @Nullable Long seed;
 
         private Builder() {
-            config(RagConfig.defaults());
         }
 
         /**
-         * Applies a configuration: model, temperature, confidence threshold, administrator address, token caps
-         * and retrieval options ({@link RagConfig#retrievalOptions()}, {@link RagConfig#deduplicator()}).
+         * Replaces the configuration: model, temperature, confidence threshold, administrator address, token caps,
+         * and — unless set here explicitly — the retrieval options ({@link RagConfig#retrievalOptions()}) and the
+         * deduplicator ({@link RagConfig#deduplicator()}). The single-value setters below change this configuration,
+         * so call this first.
          *
          * @param config the configuration, e.g. {@link RagConfig#fromEnvironment()}
          * @return this builder
          */
         public Builder config(RagConfig config) {
-            Objects.requireNonNull(config, "config");
-            this.model = config.chatModel();
-            this.temperature = config.temperature();
-            this.confidenceThreshold = config.confidenceThreshold();
-            this.adminEmail = config.adminEmail();
-            this.maxContextTokens = config.maxContextTokens();
-            this.maxHistoryTokens = config.maxHistoryTokens();
-            this.maxResponseTokens = config.maxResponseTokens();
-            this.systemPromptTokens = config.systemPromptTokens();
-            this.retrievalOptions = config.retrievalOptions();
-            this.deduplicator = config.deduplicator();
+            this.config = Objects.requireNonNull(config, "config");
             return this;
         }
 
@@ -798,20 +784,13 @@ public final class RagPipeline implements AutoCloseable {
 
         /** @param threshold the lowest confidence that is cited, 0–100 (default 60) @return this builder */
         public Builder confidenceThreshold(int threshold) {
-            if (threshold < 0 || threshold > 100) {
-                throw new IllegalArgumentException("confidenceThreshold must be in [0, 100], got " + threshold);
-            }
-            this.confidenceThreshold = threshold;
+            config = config.toBuilder().confidenceThreshold(threshold).build();
             return this;
         }
 
         /** @param email where routed questions go when no owner is found @return this builder */
         public Builder adminEmail(String email) {
-            Objects.requireNonNull(email, "email");
-            if (email.isBlank()) {
-                throw new IllegalArgumentException("adminEmail must not be blank");
-            }
-            this.adminEmail = email;
+            config = config.toBuilder().adminEmail(email).build();
             return this;
         }
 
@@ -875,11 +854,7 @@ public final class RagPipeline implements AutoCloseable {
 
         /** @param model the default model (default from the configuration, {@code llama3.2}) @return this builder */
         public Builder model(String model) {
-            Objects.requireNonNull(model, "model");
-            if (model.isBlank()) {
-                throw new IllegalArgumentException("model must not be blank");
-            }
-            this.model = model;
+            config = config.toBuilder().chatModel(model).build();
             return this;
         }
 
@@ -908,27 +883,27 @@ public final class RagPipeline implements AutoCloseable {
             return this;
         }
 
-        /** @param tokens the most context tokens (default 3000) @return this builder */
+        /** @param tokens the most context tokens, at least 1 (default 3000) @return this builder */
         public Builder maxContextTokens(int tokens) {
-            this.maxContextTokens = atLeast(tokens, 0, "maxContextTokens");
+            config = config.toBuilder().maxContextTokens(tokens).build();
             return this;
         }
 
         /** @param tokens the most history tokens (default 1000) @return this builder */
         public Builder maxHistoryTokens(int tokens) {
-            this.maxHistoryTokens = atLeast(tokens, 0, "maxHistoryTokens");
+            config = config.toBuilder().maxHistoryTokens(tokens).build();
             return this;
         }
 
         /** @param tokens the response reserve (default 1024, capped by the model's limit) @return this builder */
         public Builder maxResponseTokens(int tokens) {
-            this.maxResponseTokens = atLeast(tokens, 1, "maxResponseTokens");
+            config = config.toBuilder().maxResponseTokens(tokens).build();
             return this;
         }
 
         /** @param tokens the system-prompt reserve (default 500) @return this builder */
         public Builder systemPromptTokens(int tokens) {
-            this.systemPromptTokens = atLeast(tokens, 0, "systemPromptTokens");
+            config = config.toBuilder().systemPromptTokens(tokens).build();
             return this;
         }
 
@@ -940,10 +915,7 @@ public final class RagPipeline implements AutoCloseable {
 
         /** @param temperature sampling temperature in [0, 2] (default 0.1) @return this builder */
         public Builder temperature(double temperature) {
-            if (!(temperature >= 0 && temperature <= 2)) {
-                throw new IllegalArgumentException("temperature must be in [0, 2], got " + temperature);
-            }
-            this.temperature = temperature;
+            config = config.toBuilder().temperature(temperature).build();
             return this;
         }
 
@@ -971,6 +943,7 @@ public final class RagPipeline implements AutoCloseable {
                 throw new IllegalStateException(backend == null ? "no backend: call backend(backend) or "
                         + "backend(providerId, config)" : "backend given twice: call one of backend(...), not both");
             }
+            String model = config.chatModel();
             if (allowedModels != null && allowedModels.stream().map(KnownModels::canonical)
                     .noneMatch(KnownModels.canonical(model)::equals)) {
                 throw new IllegalStateException("the default model '" + model + "' is not in the allowlist "
