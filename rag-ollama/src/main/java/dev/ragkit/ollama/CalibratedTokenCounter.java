@@ -1,0 +1,88 @@
+package dev.ragkit.ollama;
+
+import dev.ragkit.budget.TokenCounter;
+import java.util.Objects;
+
+/**
+ * A local token counter scaled to one model's real tokenizer. Ollama has no tokenize endpoint, but every chat
+ * reply reports how many tokens the prompt took ({@code prompt_eval_count}); {@link #observe} learns the ratio of
+ * those counts to the local counter's, and counts are the local count times that ratio plus a safety margin, so
+ * budgets converge on what the model really sees (including its chat template's tokens).
+ *
+ * <p>Before any observation the ratio is 1. Observations are smoothed (each moves the ratio a fifth of the way);
+ * ratios below 0.5 or above 2 are ignored as implausible — a server that reuses a cached prompt prefix reports
+ * fewer tokens than the prompt holds. Thread-safe.
+ */
+public final class CalibratedTokenCounter implements TokenCounter {
+    private static final double SMOOTHING = 0.2;
+
+    private final TokenCounter local;
+    private final double margin;
+    private volatile double ratio = 1.0;
+    private volatile int observations;
+
+    /**
+     * @param local  the local counter (e.g. {@code TokenCounters.jtokkit()})
+     * @param margin the safety margin added on top of the learned ratio, in [0, 1) (e.g. 0.05 for 5 %)
+     */
+    public CalibratedTokenCounter(TokenCounter local, double margin) {
+        this.local = Objects.requireNonNull(local, "local");
+        if (!(margin >= 0 && margin < 1)) {
+            throw new IllegalArgumentException("margin must be in [0, 1), got " + margin);
+        }
+        this.margin = margin;
+    }
+
+    /**
+     * Learns from one call.
+     *
+     * @param localCount    the local counter's count of the prompt as sent
+     * @param reportedCount the server's count of the same prompt
+     * @return whether the observation was used
+     */
+    public synchronized boolean observe(int localCount, int reportedCount) {
+        if (localCount <= 0 || reportedCount <= 0) {
+            return false;
+        }
+        double observed = (double) reportedCount / localCount;
+        if (observed < 0.5 || observed > 2.0) {
+            return false;
+        }
+        ratio = observations == 0 ? observed : ratio + SMOOTHING * (observed - ratio);
+        observations++;
+        return true;
+    }
+
+    /** @return the learned ratio of the model's counts to the local counter's (1 before any observation) */
+    public double ratio() {
+        return ratio;
+    }
+
+    /** @return how many observations were used */
+    public int observations() {
+        return observations;
+    }
+
+    private double scale() {
+        return ratio * (1 + margin);
+    }
+
+    @Override
+    public int count(String text) {
+        int n = local.count(text);
+        return n == 0 ? 0 : (int) Math.ceil(n * scale());
+    }
+
+    @Override
+    public int fittingPrefix(String text, int maxTokens) {
+        if (maxTokens < 0) {
+            throw new IllegalArgumentException("maxTokens must not be negative, got " + maxTokens);
+        }
+        return local.fittingPrefix(text, (int) Math.floor(maxTokens / scale()));
+    }
+
+    @Override
+    public String name() {
+        return "calibrated:" + local.name();
+    }
+}

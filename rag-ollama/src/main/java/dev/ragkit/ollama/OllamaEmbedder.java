@@ -1,0 +1,212 @@
+package dev.ragkit.ollama;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ragkit.RagConfig;
+import dev.ragkit.ingest.Embedder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An {@link Embedder} on Ollama's {@code POST /api/embed}, sending up to {@code batchSize} texts per request.
+ * The dimension is taken from the first reply (or set up front) and every later vector is checked against it.
+ * Errors are typed like {@link OllamaBackend}'s. Thread-safe.
+ *
+ * <pre>{@code
+ * Embedder embedder = CachingEmbedder.of(OllamaEmbedder.builder().model("nomic-embed-text").build());
+ * }</pre>
+ */
+public final class OllamaEmbedder implements Embedder {
+    private final OllamaHttp http;
+    private final String model;
+    private final int batchSize;
+    private volatile int dimension;
+
+    private OllamaEmbedder(Builder b) {
+        OkHttpClient client = (b.client != null ? b.client : new OkHttpClient()).newBuilder()
+                .connectTimeout(b.connectTimeout).readTimeout(b.timeout).callTimeout(b.timeout).build();
+        this.http = new OllamaHttp(client, b.baseUrl, b.maxRetries, Duration.ofMillis(250));
+        this.model = Objects.requireNonNull(b.model, "model");
+        this.batchSize = b.batchSize;
+        this.dimension = b.dimension;
+    }
+
+    /** @return a builder; the model is required */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public float[][] embed(List<String> texts) {
+        Objects.requireNonNull(texts, "texts");
+        if (texts.isEmpty()) {
+            throw new IllegalArgumentException("nothing to embed: texts is empty");
+        }
+        float[][] vectors = new float[texts.size()][];
+        for (int from = 0; from < texts.size(); from += batchSize) {
+            List<String> batch = texts.subList(from, Math.min(texts.size(), from + batchSize));
+            ObjectNode body = OllamaHttp.MAPPER.createObjectNode().put("model", model);
+            ArrayNode input = body.putArray("input");
+            for (String t : batch) {
+                input.add(Objects.requireNonNull(t, "text"));
+            }
+            JsonNode reply = http.post("/api/embed", body, model);
+            JsonNode embeddings = reply.get("embeddings");
+            if (embeddings == null || !embeddings.isArray() || embeddings.size() != batch.size()) {
+                throw new OllamaProtocolException("Ollama's /api/embed reply for " + batch.size() + " texts holds "
+                        + (embeddings == null || !embeddings.isArray() ? "no embeddings array"
+                        : embeddings.size() + " vectors") + ": '" + OllamaHttp.abbreviate(reply.toString()) + "'",
+                        "", null);
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                vectors[from + i] = vector(embeddings.get(i), from + i);
+            }
+        }
+        return vectors;
+    }
+
+    private float[] vector(JsonNode node, int index) {
+        if (!node.isArray() || node.isEmpty()) {
+            throw new OllamaProtocolException("embedding " + index + " from Ollama is not a list of numbers", "",
+                    null);
+        }
+        float[] v = new float[node.size()];
+        for (int i = 0; i < v.length; i++) {
+            JsonNode x = node.get(i);
+            if (!x.isNumber() || !Float.isFinite((float) x.asDouble())) {
+                throw new OllamaProtocolException("embedding " + index + " from Ollama holds a value that is not a "
+                        + "finite number at position " + i + ": " + x, "", null);
+            }
+            v[i] = (float) x.asDouble();
+        }
+        int expected = dimension;
+        if (expected == 0) {
+            dimension = v.length;
+        } else if (v.length != expected) {
+            throw new OllamaProtocolException("embedding " + index + " from model '" + model + "' has " + v.length
+                    + " dimensions, expected " + expected + "; a different model answered, or the configured "
+                    + "dimension is wrong", "", null);
+        }
+        return v;
+    }
+
+    /**
+     * @return the vector length; when it was not configured and nothing was embedded yet, embeds one probe text
+     *         to learn it
+     */
+    @Override
+    public int dimension() {
+        if (dimension == 0) {
+            embed(List.of("dimension probe"));
+        }
+        return dimension;
+    }
+
+    @Override
+    public String name() {
+        return "ollama:" + model;
+    }
+
+    /** Configures an {@link OllamaEmbedder}. Not thread-safe. */
+    public static final class Builder {
+        private HttpUrl baseUrl = Objects.requireNonNull(HttpUrl.parse(OllamaBackend.DEFAULT_BASE_URL + "/"));
+        private @Nullable String model;
+        private int batchSize = 32;
+        private int dimension;
+        private Duration timeout = Duration.ofSeconds(30);
+        private Duration connectTimeout = Duration.ofSeconds(5);
+        private int maxRetries = 2;
+        private @Nullable OkHttpClient client;
+
+        private Builder() {
+        }
+
+        /** @param config takes {@code OLLAMA_BASE_URL} and {@code RAG_TIMEOUT_SECONDS} @return this builder */
+        public Builder config(RagConfig config) {
+            Objects.requireNonNull(config, "config");
+            baseUrl(config.ollamaBaseUrl().toString());
+            this.timeout = config.timeout();
+            return this;
+        }
+
+        /** @param url the server, e.g. {@code http://localhost:11434} @return this builder */
+        public Builder baseUrl(String url) {
+            Objects.requireNonNull(url, "url");
+            HttpUrl parsed = HttpUrl.parse(url.endsWith("/") ? url : url + "/");
+            if (parsed == null) {
+                throw new IllegalArgumentException("not an http(s) URL: '" + url + "'; e.g. http://localhost:11434");
+            }
+            this.baseUrl = parsed;
+            return this;
+        }
+
+        /** @param model the embedding model, e.g. {@code nomic-embed-text} (required) @return this builder */
+        public Builder model(String model) {
+            Objects.requireNonNull(model, "model");
+            if (model.isBlank()) {
+                throw new IllegalArgumentException("model must not be blank; e.g. nomic-embed-text");
+            }
+            this.model = model;
+            return this;
+        }
+
+        /** @param size texts per request, 1–2048 (default 32) @return this builder */
+        public Builder batchSize(int size) {
+            if (size < 1 || size > 2048) {
+                throw new IllegalArgumentException("batchSize must be in [1, 2048], got " + size);
+            }
+            this.batchSize = size;
+            return this;
+        }
+
+        /** @param dimension the expected vector length (default: learned from the first reply) @return this */
+        public Builder dimension(int dimension) {
+            if (dimension < 1) {
+                throw new IllegalArgumentException("dimension must be at least 1, got " + dimension);
+            }
+            this.dimension = dimension;
+            return this;
+        }
+
+        /** @param timeout read and whole-call limit per request (default 30 s) @return this builder */
+        public Builder timeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isZero() || timeout.isNegative()) {
+                throw new IllegalArgumentException("timeout must be positive, got " + timeout);
+            }
+            this.timeout = timeout;
+            return this;
+        }
+
+        /** @param retries retries of connection failures and 429/502/503, 0–10 (default 2) @return this */
+        public Builder maxRetries(int retries) {
+            if (retries < 0 || retries > 10) {
+                throw new IllegalArgumentException("maxRetries must be in [0, 10], got " + retries);
+            }
+            this.maxRetries = retries;
+            return this;
+        }
+
+        /** @param client an OkHttp client to share @return this builder */
+        public Builder httpClient(OkHttpClient client) {
+            this.client = Objects.requireNonNull(client, "client");
+            return this;
+        }
+
+        /**
+         * @return the embedder
+         * @throws IllegalStateException without a model
+         */
+        public OllamaEmbedder build() {
+            if (model == null) {
+                throw new IllegalStateException("no model: call model(...), e.g. model(\"nomic-embed-text\")");
+            }
+            return new OllamaEmbedder(this);
+        }
+    }
+}
