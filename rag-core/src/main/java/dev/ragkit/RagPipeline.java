@@ -97,8 +97,12 @@ public final class RagPipeline implements AutoCloseable {
     private final boolean ownsStore;
     private final Retriever retriever;
     private final LlmBackend backend;
-    private final TokenBudget budget;
-    private final TokenBudget plainBudget;
+    private final @Nullable TokenCounter explicitCounter;
+    private final TokenCounter defaultCounter;
+    private final PromptBuilder prompts;
+    private static final PromptBuilder PLAIN_PROMPTS = PromptBuilder.withSystemPrompt(WITHOUT_CONTEXT_RULES);
+    /** Budgets per (model, grounded or plain): a backend may count each model's tokens differently. */
+    private final Map<String, TokenBudget> budgets = new ConcurrentHashMap<>();
     private final CitationExtractor citations;
     private final ConfidenceScorer scorer;
     private final boolean selfRating;
@@ -126,11 +130,10 @@ public final class RagPipeline implements AutoCloseable {
                 .options(b.retrievalOptions != null ? b.retrievalOptions : b.config.retrievalOptions())
                 .deduplicator(b.deduplicator != null ? b.deduplicator : b.config.deduplicator());
         this.retriever = rb.build();
-        TokenCounter counter = b.counter != null ? b.counter : TokenCounters.cached(TokenCounters.jtokkit(), 10_000);
-        PromptBuilder prompts = b.systemPrompt == null ? PromptBuilder.standard()
+        this.explicitCounter = b.counter;
+        this.defaultCounter = b.counter != null ? b.counter : TokenCounters.cached(TokenCounters.jtokkit(), 10_000);
+        this.prompts = b.promptBuilder != null ? b.promptBuilder : b.systemPrompt == null ? PromptBuilder.standard()
                 : PromptBuilder.withSystemPrompt(b.systemPrompt);
-        this.budget = TokenBudget.of(counter, b.promptBuilder != null ? b.promptBuilder : prompts);
-        this.plainBudget = TokenBudget.of(counter, PromptBuilder.withSystemPrompt(WITHOUT_CONTEXT_RULES));
         this.citations = b.citationExtractor;
         this.scorer = b.scorer;
         this.selfRating = b.selfRating;
@@ -284,6 +287,18 @@ public final class RagPipeline implements AutoCloseable {
                 .withResponseReserve(Math.min(limitsTemplate.responseReserve(), info.maxResponseTokens()));
     }
 
+    /**
+     * The budget for a model: with the configured counter, else the backend's counter for the model (learned from
+     * what the server reports), else cached {@code cl100k_base}.
+     */
+    TokenBudget budgetFor(String model, boolean plain) {
+        return budgets.computeIfAbsent(KnownModels.canonical(model) + (plain ? "\u0000plain" : ""), key -> {
+            TokenCounter counter = explicitCounter != null ? explicitCounter
+                    : backend.tokenCounterFor(model).orElse(defaultCounter);
+            return TokenBudget.of(counter, plain ? PLAIN_PROMPTS : prompts);
+        });
+    }
+
     private String resolveModel(RagRequest request) {
         if (request.model() == null) {
             return defaultModel;
@@ -354,7 +369,7 @@ public final class RagPipeline implements AutoCloseable {
                 return prepared;
             }
             BudgetLimits limits = limitsFor(model);
-            Prompt p = budget.fit(limits, request.query(), request.history(), candidates);
+            Prompt p = budgetFor(model, false).fit(limits, request.query(), request.history(), candidates);
             lap("budget");
             prompt = p;
             notifyListener(l -> l.promptBuilt(request, p));
@@ -369,7 +384,8 @@ public final class RagPipeline implements AutoCloseable {
         private Prepared emptyContext() {
             switch (emptyContextPolicy) {
                 case ANSWER_WITHOUT_CONTEXT: {
-                    Prompt p = plainBudget.fit(limitsFor(model), request.query(), request.history(), List.of());
+                    Prompt p = budgetFor(model, true).fit(limitsFor(model), request.query(), request.history(),
+                            List.of());
                     lap("budget");
                     prompt = p;
                     notifyListener(l -> l.promptBuilt(request, p));
@@ -741,7 +757,11 @@ public final class RagPipeline implements AutoCloseable {
             return this;
         }
 
-        /** @param counter counts prompt tokens (default: cached cl100k_base) @return this builder */
+        /**
+         * @param counter counts prompt tokens for every model (default: the backend's counter for the model when it
+         *                has one, e.g. Ollama's calibrated counter, else cached {@code cl100k_base})
+         * @return this builder
+         */
         public Builder tokenCounter(TokenCounter counter) {
             this.counter = Objects.requireNonNull(counter, "counter");
             return this;

@@ -8,6 +8,8 @@ import dev.ragkit.audit.AuditOutcome;
 import dev.ragkit.audit.AuditRecord;
 import dev.ragkit.audit.AuditSink;
 import dev.ragkit.audit.QueryRedaction;
+import dev.ragkit.budget.TokenCounter;
+import dev.ragkit.budget.TokenCounters;
 import dev.ragkit.generation.Cancellable;
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;
@@ -136,6 +138,37 @@ final class RagPipelineTest {
         assertThat(sent.messages().get(0).content()).contains("[SourceId: " + keysId + ":0]").contains(KEYS);
         assertThat(sent.messages().get(sent.messages().size() - 1))
                 .isEqualTo(ChatMessage.user("How often do API keys rotate?"));
+    }
+
+    @Test
+    void ask_backendWithItsOwnTokenCounter_budgetsWithIt_unlessOneIsConfigured() {
+        AtomicInteger backendCounts = new AtomicInteger();
+        TokenCounter base = TokenCounters.jtokkit();
+        TokenCounter tripled = new TokenCounter() {
+            @Override
+            public int count(String text) {
+                backendCounts.incrementAndGet();
+                return 3 * base.count(text);
+            }
+
+            @Override
+            public int fittingPrefix(String text, int maxTokens) {
+                return base.fittingPrefix(text, maxTokens / 3);
+            }
+
+            @Override
+            public String name() {
+                return "tripled";
+            }
+        };
+        RecordingBackend backend = RecordingBackend.answering(r -> "ok", "80").countingWith(tripled);
+        RagResponse viaBackend = pipeline(backend).build().ask(RagRequest.of("How often do API keys rotate?", ENG));
+        assertThat(backendCounts.get()).isPositive();
+        int calls = backendCounts.get();
+        RagResponse explicit = pipeline(backend).tokenCounter(base).build()
+                .ask(RagRequest.of("How often do API keys rotate?", ENG));
+        assertThat(backendCounts.get()).isEqualTo(calls);
+        assertThat(viaBackend.contextTokensUsed()).isGreaterThan(2 * explicit.contextTokensUsed());
     }
 
     @Test

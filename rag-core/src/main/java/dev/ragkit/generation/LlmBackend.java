@@ -1,5 +1,7 @@
 package dev.ragkit.generation;
 
+import dev.ragkit.budget.TokenCounter;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -51,13 +53,24 @@ public interface LlmBackend {
     HealthStatus health(String model);
 
     /**
-     * Counts tokens with the model's own tokenizer, when the backend can.
+     * A token counter for the model's own tokenizer, when the backend has one (exact, or learned from the counts
+     * the server reports). The pipeline budgets with it unless a counter was configured explicitly.
+     *
+     * @param model the model
+     * @return the counter, or empty when the backend cannot count (the default)
+     */
+    default Optional<TokenCounter> tokenCounterFor(String model) {
+        return Optional.empty();
+    }
+
+    /**
+     * Counts tokens with the model's own tokenizer, when the backend can ({@link #tokenCounterFor}).
      *
      * @param model the model
      * @param text  the text
-     * @return the count, or empty when the backend cannot count (the default)
+     * @return the count, or empty when the backend cannot count
      */
     default OptionalInt countTokens(String model, String text) {
-        return OptionalInt.empty();
+        return tokenCounterFor(model).map(c -> OptionalInt.of(c.count(text))).orElse(OptionalInt.empty());
     }
 }

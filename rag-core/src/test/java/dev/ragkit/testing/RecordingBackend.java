@@ -1,6 +1,7 @@
 package dev.ragkit.testing;
 
 import dev.ragkit.ModelNotFoundException;
+import dev.ragkit.budget.TokenCounter;
 import dev.ragkit.generation.Cancellable;
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -25,6 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The recording fake backend of RagKit's tests: answers come from a script (a function of the request), every
@@ -50,6 +53,7 @@ public final class RecordingBackend implements LlmBackend {
     private volatile FinishReason finishReason = FinishReason.STOP;
     private volatile CountDownLatch gate = new CountDownLatch(0);
     private volatile boolean healthy = true;
+    private volatile @Nullable TokenCounter counter;
 
     private RecordingBackend(Function<ChatRequest, String> script) {
         this.script = script;
@@ -114,6 +118,17 @@ public final class RecordingBackend implements LlmBackend {
     public RecordingBackend gatedAfterFirstToken(CountDownLatch gate) {
         this.gate = gate;
         return this;
+    }
+
+    /** @param counter what {@link #tokenCounterFor} offers for every model @return this backend */
+    public RecordingBackend countingWith(TokenCounter counter) {
+        this.counter = counter;
+        return this;
+    }
+
+    @Override
+    public Optional<TokenCounter> tokenCounterFor(String model) {
+        return Optional.ofNullable(counter);
     }
 
     /** @param healthy what {@link #health} reports @return this backend */
