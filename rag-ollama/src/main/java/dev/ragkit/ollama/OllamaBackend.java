@@ -406,12 +406,21 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
 
         @Override
         public void run() {
+            if (cancelled) {
+                return;
+            }
             long start = System.nanoTime();
             StringBuilder partial = new StringBuilder();
+            @Nullable ChatResult result = null;
             try {
                 Request httpRequest = http.post("/api/chat", chatBody(request, true));
-                Response response = withPull(request.model(),
-                        () -> http.open(httpRequest, request.model(), this, call -> current = call));
+                Response response = withPull(request.model(), () -> http.open(httpRequest, request.model(), this,
+                        call -> {
+                            current = call;
+                            if (cancelled) { // cancel() ran before it could see this call
+                                call.cancel();
+                            }
+                        }));
                 try (response) {
                     ResponseBody body = Objects.requireNonNull(response.body());
                     BufferedSource source = body.source();
@@ -433,14 +442,13 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
                             handler.onToken(token);
                         }
                         if (n.path("done").asBoolean(false)) {
-                            ChatResult result = OllamaBackend.result(n, partial.toString(), request.model(), start);
+                            result = OllamaBackend.result(n, partial.toString(), request.model(), start);
                             calibrate(request, result);
-                            handler.onComplete(result);
-                            return;
+                            break;
                         }
                     }
                 }
-                if (!cancelled) {
+                if (result == null && !cancelled) {
                     throw new OllamaProtocolException("Ollama's stream ended before its final message (done:true); "
                             + partial.length() + " characters had arrived", partial.toString(), null);
                 }
@@ -448,12 +456,24 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
                 // cancelled while connecting: stay silent
             } catch (IOException e) {
                 if (!cancelled) {
-                    handler.onError(http.ioError(e));
+                    // the body broke off (OkHttp: "unexpected end of stream", a bad chunk) vs. a timeout or reset
+                    handler.onError(e instanceof java.net.ProtocolException || e instanceof java.io.EOFException
+                            ? new OllamaProtocolException("Ollama's stream broke off before its final message "
+                                    + "(done:true) after " + partial.length() + " characters (" + e.getMessage()
+                                    + "); check the Ollama server's log: it may have stopped or crashed",
+                                    partial.toString(), e)
+                            : http.ioError(e));
                 }
+                return;
             } catch (RuntimeException e) {
                 if (!cancelled) {
                     handler.onError(e);
                 }
+                return;
+            }
+            if (result != null) {
+                // outside the try: an exception thrown by the handler's onComplete is not a second, onError, ending
+                handler.onComplete(result);
             }
         }
 

@@ -161,7 +161,9 @@ final class OllamaHttp {
     RagException statusError(int code, String body, @Nullable String model) {
         String error = errorText(body);
         String lower = error.toLowerCase(Locale.ROOT);
-        if (code == 404 && model != null && lower.contains("not found")) {
+        // "model 'x' not found" (and older servers' "model \"x\" not found, try pulling it first"); a bare
+        // "404 page not found" is a wrong path (base URL), not a missing model
+        if (code == 404 && model != null && lower.contains("not found") && lower.contains("model")) {
             return new ModelNotFoundException("model '" + model + "' is not on the Ollama server at " + base + " ("
                     + error + "); run: ollama pull " + model);
         }
@@ -169,8 +171,10 @@ final class OllamaHttp {
             return new LlmUnavailableException("Ollama at " + base + " is not ready (HTTP " + code + ": " + error
                     + "); is Ollama running and not overloaded? Try again shortly");
         }
-        return new OllamaServerException("Ollama at " + base + " answered HTTP " + code + ": " + error, code, error,
-                "");
+        String hint = code == 404 ? "; check that the base URL is the Ollama server itself, e.g. "
+                + "http://localhost:11434 (not an OpenAI-style .../v1 path)" : "";
+        return new OllamaServerException("Ollama at " + base + " answered HTTP " + code + ": " + error + hint, code,
+                error, "");
     }
 
     /** A transport failure as the exception a caller can act on. */
@@ -179,6 +183,10 @@ final class OllamaHttp {
             return new LlmTimeoutException("Ollama at " + base + " did not answer in time (limits: " + limits
                     + "); raise RAG_TIMEOUT_SECONDS or the OllamaBackend builder's timeouts, or use a smaller model",
                     e);
+        }
+        if (e instanceof java.net.ProtocolException || e instanceof java.io.EOFException) {
+            return new OllamaProtocolException("Ollama at " + base + " broke off its answer (" + e.getMessage()
+                    + "); check the Ollama server's log: it may have stopped or crashed", "", e);
         }
         if (e instanceof ConnectException || e instanceof NoRouteToHostException
                 || e instanceof UnknownHostException) {
