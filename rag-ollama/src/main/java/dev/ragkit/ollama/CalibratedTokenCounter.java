@@ -67,10 +67,14 @@ public final class CalibratedTokenCounter implements TokenCounter {
         return ratio * (1 + margin);
     }
 
+    /** {@code localCount} local tokens as this model's tokens at {@code scale}: the one formula count and fit share. */
+    private static long scaled(long localCount, double scale) {
+        return localCount == 0 ? 0 : (long) Math.ceil(localCount * scale);
+    }
+
     @Override
     public int count(String text) {
-        int n = local.count(text);
-        return n == 0 ? 0 : (int) Math.ceil(n * scale());
+        return (int) Math.min(Integer.MAX_VALUE, scaled(local.count(text), scale()));
     }
 
     @Override
@@ -78,7 +82,17 @@ public final class CalibratedTokenCounter implements TokenCounter {
         if (maxTokens < 0) {
             throw new IllegalArgumentException("maxTokens must not be negative, got " + maxTokens);
         }
-        return local.fittingPrefix(text, (int) Math.floor(maxTokens / scale()));
+        double scale = scale();
+        // maxTokens / scale is rounded, and so is count's n * scale: settle on the largest local budget whose
+        // scaled count is within maxTokens by count's own formula, so that count(prefix) <= maxTokens holds.
+        long budget = (long) Math.floor(maxTokens / scale);
+        while (budget > 0 && scaled(budget, scale) > maxTokens) {
+            budget--;
+        }
+        while (scaled(budget + 1, scale) <= maxTokens) {
+            budget++;
+        }
+        return local.fittingPrefix(text, (int) Math.min(Integer.MAX_VALUE, budget));
     }
 
     @Override

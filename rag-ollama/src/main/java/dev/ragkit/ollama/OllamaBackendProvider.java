@@ -4,18 +4,23 @@ import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.generation.LlmBackendProvider;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * Provider id {@code ollama}. Settings (all optional): {@code base-url} (default {@code http://localhost:11434}),
  * {@code timeout-seconds} (read and whole-call limit, default 30), {@code connect-timeout-seconds} (default 5),
  * {@code keep-alive} (e.g. {@code 5m}), {@code seed}, {@code pull-if-missing} ({@code true}/{@code false}),
- * {@code max-retries} (default 2).
+ * {@code max-retries} (0 to 10, default 2). Time limits are whole seconds from 1 to 86,400 (a day). Unknown keys
+ * and bad values are rejected with an {@link IllegalArgumentException} naming the key.
  */
 public final class OllamaBackendProvider implements LlmBackendProvider {
     private static final Set<String> KEYS = Set.of("base-url", "timeout-seconds", "connect-timeout-seconds",
             "keep-alive", "seed", "pull-if-missing", "max-retries");
+    /** The builder's limit for a time limit: a day. */
+    private static final long MAX_SECONDS = 86_400;
 
     /** For {@link java.util.ServiceLoader}. */
     public OllamaBackendProvider() {
@@ -28,68 +33,81 @@ public final class OllamaBackendProvider implements LlmBackendProvider {
 
     @Override
     public LlmBackend create(Map<String, String> config) {
+        Objects.requireNonNull(config, "config");
         for (String key : config.keySet()) {
-            if (!KEYS.contains(key)) {
+            if (key == null || !KEYS.contains(key)) {
                 throw new IllegalArgumentException("unknown ollama setting '" + key + "'; known settings: "
                         + new TreeSet<>(KEYS));
             }
         }
         OllamaBackend.Builder b = OllamaBackend.builder();
-        String url = config.get("base-url");
-        if (url != null) {
-            b.baseUrl(url);
-        }
-        String timeout = config.get("timeout-seconds");
-        if (timeout != null) {
-            Duration d = Duration.ofSeconds(positive("timeout-seconds", timeout));
+        apply(config, "base-url", b::baseUrl);
+        apply(config, "timeout-seconds", v -> {
+            Duration d = Duration.ofSeconds(seconds("timeout-seconds", v));
             b.readTimeout(d).callTimeout(d);
-        }
-        String connect = config.get("connect-timeout-seconds");
-        if (connect != null) {
-            b.connectTimeout(Duration.ofSeconds(positive("connect-timeout-seconds", connect)));
-        }
-        String keepAlive = config.get("keep-alive");
-        if (keepAlive != null) {
-            b.keepAlive(keepAlive);
-        }
-        String seed = config.get("seed");
-        if (seed != null) {
+        });
+        apply(config, "connect-timeout-seconds",
+                v -> b.connectTimeout(Duration.ofSeconds(seconds("connect-timeout-seconds", v))));
+        apply(config, "keep-alive", b::keepAlive);
+        apply(config, "seed", v -> {
             try {
-                b.seed(Long.parseLong(seed.strip()));
+                b.seed(Long.parseLong(v.strip()));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("ollama setting 'seed' must be a whole number, got '" + seed + "'");
+                throw new IllegalArgumentException("ollama setting 'seed' must be a whole number, got '" + v + "'");
             }
-        }
-        String pull = config.get("pull-if-missing");
-        if (pull != null) {
-            if (!pull.equalsIgnoreCase("true") && !pull.equalsIgnoreCase("false")) {
+        });
+        apply(config, "pull-if-missing", v -> {
+            if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
                 throw new IllegalArgumentException("ollama setting 'pull-if-missing' must be true or false, got '"
-                        + pull + "'");
+                        + v + "'");
             }
-            b.pullIfMissing(Boolean.parseBoolean(pull));
-        }
-        String retries = config.get("max-retries");
-        if (retries != null) {
+            b.pullIfMissing(Boolean.parseBoolean(v));
+        });
+        apply(config, "max-retries", v -> {
+            int retries;
             try {
-                b.maxRetries(Integer.parseInt(retries.strip()));
+                retries = Integer.parseInt(v.strip());
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("ollama setting 'max-retries' must be a whole number from 0 to 10,"
-                        + " got '" + retries + "'");
+                retries = -1;
             }
-        }
+            if (retries < 0 || retries > 10) {
+                throw new IllegalArgumentException("ollama setting 'max-retries' must be a whole number from 0 to 10,"
+                        + " got '" + v + "'");
+            }
+            b.maxRetries(retries);
+        });
         return b.build();
     }
 
-    private static long positive(String key, String value) {
+    /**
+     * Hands a present setting to {@code setter}; a value the builder rejects is reported under the setting's key,
+     * so that the message names what to change in the configuration.
+     */
+    private static void apply(Map<String, String> config, String key, Consumer<String> setter) {
+        String value = config.get(key);
+        if (value == null) {
+            return;
+        }
+        try {
+            setter.accept(value);
+        } catch (IllegalArgumentException e) {
+            String message = String.valueOf(e.getMessage());
+            throw message.contains("'" + key + "'") ? e
+                    : new IllegalArgumentException("ollama setting '" + key + "' has a bad value '" + value + "': "
+                            + message, e);
+        }
+    }
+
+    private static long seconds(String key, String value) {
         try {
             long n = Long.parseLong(value.strip());
-            if (n >= 1) {
+            if (n >= 1 && n <= MAX_SECONDS) {
                 return n;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("ollama setting '" + key + "' must be a whole number of seconds, at least "
-                + "1, got '" + value + "'");
+        throw new IllegalArgumentException("ollama setting '" + key + "' must be a whole number of seconds from 1 to "
+                + MAX_SECONDS + " (a day), got '" + value + "'");
     }
 }

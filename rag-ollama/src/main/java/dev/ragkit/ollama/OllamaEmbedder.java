@@ -173,11 +173,12 @@ public final class OllamaEmbedder implements Embedder {
             return this;
         }
 
-        /** @param timeout read and whole-call limit per request (default 30 s) @return this builder */
+        /** @param timeout read and whole-call limit per request, up to a day (default 30 s) @return this builder */
         public Builder timeout(Duration timeout) {
             Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isZero() || timeout.isNegative()) {
-                throw new IllegalArgumentException("timeout must be positive, got " + timeout);
+            // compareTo, not toMillis(): toMillis() overflows for huge durations
+            if (timeout.isZero() || timeout.isNegative() || timeout.compareTo(Duration.ofDays(1)) > 0) {
+                throw new IllegalArgumentException("timeout must be positive and at most a day, got " + timeout);
             }
             this.timeout = timeout;
             return this;

@@ -20,6 +20,6 @@ public record PullProgress(String model, String status, long completed, long tot
 
     /** @return the share of the current layer done, in [0, 1], or {@code NaN} when the size is unknown */
     public double fraction() {
-        return total > 0 ? Math.min(1.0, (double) completed / total) : Double.NaN;
+        return total > 0 ? Math.max(0.0, Math.min(1.0, (double) completed / total)) : Double.NaN;
     }
 }
