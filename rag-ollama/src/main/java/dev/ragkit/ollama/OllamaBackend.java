@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.ModelNotFoundException;
 import dev.ragkit.RagConfig;
 import dev.ragkit.RagException;
+import dev.ragkit.budget.BudgetLimits;
 import dev.ragkit.budget.TokenCounter;
 import dev.ragkit.budget.TokenCounters;
 import dev.ragkit.generation.Cancellable;
@@ -26,10 +27,9 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.OptionalInt;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import okhttp3.Call;
 import okhttp3.HttpUrl;
@@ -249,11 +249,11 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
 
     /**
      * @param model a model
-     * @return its calibrated token count of {@code text}: the local count scaled by what the server reported
+     * @return its calibrated counter ({@link #tokenCounter(String)}): the pipeline budgets the model with it
      */
     @Override
-    public OptionalInt countTokens(String model, String text) {
-        return OptionalInt.of(tokenCounter(model).count(text));
+    public Optional<TokenCounter> tokenCounterFor(String model) {
+        return Optional.of(tokenCounter(model));
     }
 
     /**
@@ -367,9 +367,11 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
         if (reported == null) {
             return;
         }
+        // The same per-message allowance for the chat template as the budget's, so that the learned ratio is
+        // about the tokenizer rather than the template.
         int local = 0;
         for (ChatMessage m : request.messages()) {
-            local += localCounter.count(m.content());
+            local += localCounter.count(m.content()) + BudgetLimits.DEFAULT_MESSAGE_OVERHEAD;
         }
         tokenCounter(request.model()).observe(local, reported);
     }
@@ -507,7 +509,7 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
         private Duration retryBackoff = Duration.ofMillis(250);
         private @Nullable OkHttpClient client;
         private @Nullable Executor executor;
-        private TokenCounter localCounter = TokenCounters.jtokkit();
+        private TokenCounter localCounter = TokenCounters.cached(TokenCounters.jtokkit(), 10_000);
         private double calibrationMargin = 0.05;
 
         private Builder() {
@@ -621,7 +623,8 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
         }
 
         /**
-         * @param local  the local counter that calibration scales (default {@code TokenCounters.jtokkit()})
+         * @param local  the local counter that calibration scales (default: cached {@code cl100k_base}, the
+         *               pipeline's default counter)
          * @param margin the safety margin on top of the learned ratio, in [0, 1) (default 0.05)
          * @return this builder
          */
@@ -642,7 +645,7 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
 
         private static Duration positive(Duration d, String name) {
             Objects.requireNonNull(d, name);
-            if (d.isZero() || d.isNegative() || d.toMillis() > TimeUnit.DAYS.toMillis(1)) {
+            if (d.isZero() || d.isNegative() || d.compareTo(Duration.ofDays(1)) > 0) {
                 throw new IllegalArgumentException(name + " must be positive and at most a day, got " + d);
             }
             return d;

@@ -13,7 +13,9 @@ import okhttp3.OkHttpClient;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An {@link Embedder} on Ollama's {@code POST /api/embed}, sending up to {@code batchSize} texts per request.
+ * An {@link Embedder} on Ollama's {@code POST /api/embed}, sending up to {@code batchSize} texts per request, with
+ * {@code truncate:false} unless configured otherwise (a chunk the model cannot see whole is an error, not a
+ * silently shortened vector).
  * The dimension is taken from the first reply (or set up front) and every later vector is checked against it.
  * Errors are typed like {@link OllamaBackend}'s. Thread-safe.
  *
@@ -25,6 +27,7 @@ public final class OllamaEmbedder implements Embedder {
     private final OllamaHttp http;
     private final String model;
     private final int batchSize;
+    private final boolean truncate;
     private volatile int dimension;
 
     private OllamaEmbedder(Builder b) {
@@ -33,6 +36,7 @@ public final class OllamaEmbedder implements Embedder {
         this.http = new OllamaHttp(client, b.baseUrl, b.maxRetries, Duration.ofMillis(250));
         this.model = Objects.requireNonNull(b.model, "model");
         this.batchSize = b.batchSize;
+        this.truncate = b.truncate;
         this.dimension = b.dimension;
     }
 
@@ -50,7 +54,7 @@ public final class OllamaEmbedder implements Embedder {
         float[][] vectors = new float[texts.size()][];
         for (int from = 0; from < texts.size(); from += batchSize) {
             List<String> batch = texts.subList(from, Math.min(texts.size(), from + batchSize));
-            ObjectNode body = OllamaHttp.MAPPER.createObjectNode().put("model", model);
+            ObjectNode body = OllamaHttp.MAPPER.createObjectNode().put("model", model).put("truncate", truncate);
             ArrayNode input = body.putArray("input");
             for (String t : batch) {
                 input.add(Objects.requireNonNull(t, "text"));
@@ -121,9 +125,21 @@ public final class OllamaEmbedder implements Embedder {
         private Duration timeout = Duration.ofSeconds(30);
         private Duration connectTimeout = Duration.ofSeconds(5);
         private int maxRetries = 2;
+        private boolean truncate;
         private @Nullable OkHttpClient client;
 
         private Builder() {
+        }
+
+        /**
+         * @param truncate let the server cut texts longer than the model's context (Ollama's own default); off
+         *                 here, so an over-long chunk fails with the server's error instead of being embedded
+         *                 silently shortened — make chunks smaller or use a model with a longer context
+         * @return this builder
+         */
+        public Builder truncate(boolean truncate) {
+            this.truncate = truncate;
+            return this;
         }
 
         /** @param config takes {@code OLLAMA_BASE_URL} and {@code RAG_TIMEOUT_SECONDS} @return this builder */

@@ -255,16 +255,17 @@ final class CalibratedTokenCounterTest {
     void chat_replyReportsPromptCount_ratioMovesToReportedOverLocal() {
         try (OllamaBackend backend = backend(0.0)) {
             server.enqueue(json(Fixtures.read("chat.json"))); // prompt_eval_count 26
-            // 8 + 12 = 20 local tokens; the server reports 26: ratio 1.3
+            // 8 + 12 local tokens plus the budget's 4 per message for the chat template = 28; the server reports 26
             ChatRequest request = ChatRequest.of("llama3.2",
                     List.of(ChatMessage.system("Be short"), ChatMessage.user("Why sky blue")));
 
             backend.chat(request);
 
             CalibratedTokenCounter counter = backend.tokenCounter("llama3.2");
-            assertThat(counter.ratio()).isCloseTo(1.3, within(1e-12));
+            assertThat(counter.ratio()).isCloseTo(26.0 / 28, within(1e-12));
             assertThat(counter.observations()).isEqualTo(1);
-            assertThat(backend.countTokens("llama3.2", "x".repeat(10))).hasValue(13);
+            assertThat(backend.countTokens("llama3.2", "x".repeat(100))).hasValue(93);     // ceil(92.86)
+            assertThat(backend.tokenCounterFor("llama3.2")).containsSame(counter);
             assertThat(backend.tokenCounter("LLAMA3.2:latest")).as("one counter per model").isSameAs(counter);
             assertThat(backend.tokenCounter("mistral").ratio()).as("other models unaffected").isEqualTo(1.0);
         }
@@ -276,8 +277,8 @@ final class CalibratedTokenCounterTest {
             server.enqueue(json(Fixtures.read("chat.json")));
             backend.chat(ChatRequest.of("llama3.2", List.of(ChatMessage.user("x".repeat(20)))));
 
-            // ceil(100 * 1.3 * 1.25) = ceil(162.5) = 163
-            assertThat(backend.countTokens("llama3.2", "y".repeat(100))).hasValue(163);
+            // ratio 26 / (20 + 4) = 1.0833...; ceil(100 * 1.0833 * 1.25) = ceil(135.42) = 136
+            assertThat(backend.countTokens("llama3.2", "y".repeat(100))).hasValue(136);
         }
     }
 
@@ -311,7 +312,7 @@ final class CalibratedTokenCounterTest {
             backend.chat(ChatRequest.of("llama3.2", List.of(ChatMessage.user("x".repeat(20)))));
             backend.chat(ChatRequest.of("llama3.2", List.of(ChatMessage.user("x".repeat(500)))));
 
-            assertThat(backend.tokenCounter("llama3.2").ratio()).isCloseTo(1.3, within(1e-12));
+            assertThat(backend.tokenCounter("llama3.2").ratio()).isCloseTo(26.0 / 24, within(1e-12));
             assertThat(backend.tokenCounter("llama3.2").observations()).isEqualTo(1);
         }
     }

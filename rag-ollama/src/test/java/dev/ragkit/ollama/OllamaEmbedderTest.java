@@ -107,7 +107,14 @@ final class OllamaEmbedderTest {
         assertThat(request.getUrl().encodedPath()).isEqualTo("/api/embed");
         assertThat(request.getHeaders().get("Content-Type")).startsWith("application/json");
         assertThat(body(request)).isEqualTo(JSON.readTree(
-                "{\"model\":\"all-minilm\",\"input\":[\"Why is the sky blue?\"]}"));
+                "{\"model\":\"all-minilm\",\"truncate\":false,\"input\":[\"Why is the sky blue?\"]}"));
+    }
+
+    @Test
+    void embed_truncateAllowed_isSentSo() throws Exception {
+        server.enqueue(json(200, Fixtures.read("embed.json")));
+        builder().truncate(true).build().embed(List.of("Why is the sky blue?"));
+        assertThat(body(server.takeRequest()).path("truncate").asBoolean(false)).isTrue();
     }
 
     @Test
@@ -121,7 +128,8 @@ final class OllamaEmbedderTest {
         assertThat(vectors[0]).containsExactly(FIRST);
         assertThat(vectors[1]).containsExactly(SECOND);
         assertThat(body(server.takeRequest())).isEqualTo(JSON.readTree(
-                "{\"model\":\"all-minilm\",\"input\":[\"Why is the sky blue?\",\"Why is the grass green?\"]}"));
+                "{\"model\":\"all-minilm\",\"truncate\":false,\"input\":[\"Why is the sky blue?\","
+                + "\"Why is the grass green?\"]}"));
         assertThat(server.getRequestCount()).isEqualTo(1);
     }
 
