@@ -104,8 +104,8 @@ import org.slf4j.LoggerFactory;
  * path the walk did not meet are deleted. Every file the walk met keeps its document, whether it was indexed,
  * skipped or failed this time (a file that failed keeps its last good version), and so do documents under a
  * folder that could not be listed. Files that no longer match the globs, and files inside hidden folders, count
- * as gone. Because stored paths are relative to the root, sync assumes the tenant holds one root's documents:
- * to index two folders into one store with sync, use a tenant per folder.
+ * as gone. Stored paths are relative to the root, so two folders sharing a tenant need a
+ * {@link Builder#pathPrefix(String) path prefix} each: sync then only considers documents under its own prefix.
  *
  * <h2>Cancellation and threads</h2>
  * {@link #index(Path, BooleanSupplier)} checks its token before each folder, file and embedding batch; once it
@@ -143,6 +143,7 @@ public final class Indexer {
     private final int batchSize;
     private final IndexListener listener;
     private final boolean sync;
+    private final String pathPrefix;
 
     private Indexer(Builder b, DocumentStore store, Embedder embedder, String tenant, MarkdownDocumentParser parser,
             Chunker chunker) {
@@ -156,6 +157,7 @@ public final class Indexer {
         this.batchSize = b.batchSize;
         this.listener = b.listener;
         this.sync = b.sync;
+        this.pathPrefix = b.pathPrefix;
     }
 
     /**
@@ -184,6 +186,7 @@ public final class Indexer {
         b.batchSize = batchSize;
         b.listener = listener;
         b.sync = sync;
+        b.pathPrefix = pathPrefix;
         return b;
     }
 
@@ -365,17 +368,26 @@ public final class Indexer {
         }
         return StoredDocument.builder()
                 .tenant(tenant)
-                .path(parsed.path())
+                .path(pathPrefix + parsed.path())
                 .title(parsed.title())
                 .docType(blankToNull(parsed.docType()))
                 .promotionLevel(parsed.promotionLevel())
                 .date(parsed.date())
                 .accessTags(parsed.accessTags())
                 .ownerTag(blankToNull(parsed.owner()))
-                .links(parsed.links())
+                .links(prefixed(parsed.links()))
                 .metadata(metadata)
                 .charCount(parsed.bodyCharCount())
                 .build();
+    }
+
+    private List<String> prefixed(List<String> links) {
+        if (pathPrefix.isEmpty()) {
+            return links;
+        }
+        List<String> out = new ArrayList<>(links.size());
+        links.forEach(l -> out.add(pathPrefix + l));
+        return out;
     }
 
     private static @Nullable String blankToNull(@Nullable String value) {
@@ -433,7 +445,10 @@ public final class Indexer {
         Scope admin = Scope.unrestricted(tenant);
         int deleted = 0;
         for (StoredDocument document : store.documents(admin)) {
-            String path = document.path();
+            if (!document.path().startsWith(pathPrefix)) {
+                continue;                       // another folder's document in the same tenant
+            }
+            String path = document.path().substring(pathPrefix.length());
             if (present.contains(path) || underUnlistedFolder(path, walk.unlistedFolders)) {
                 continue;
             }
@@ -673,6 +688,7 @@ public final class Indexer {
         private int batchSize = DEFAULT_BATCH_SIZE;
         private IndexListener listener = IndexListener.NONE;
         private boolean sync;
+        private String pathPrefix = "";
 
         private Builder() {
         }
@@ -815,6 +831,33 @@ public final class Indexer {
          */
         public Builder sync(boolean sync) {
             this.sync = sync;
+            return this;
+        }
+
+        /**
+         * Stores every document (and link) under this prefix, so several folders can share one tenant: indexing
+         * {@code docs} with prefix {@code docs/} stores {@code docs/install.md}, and sync then considers only the
+         * tenant's documents under {@code docs/}. Reports keep paths relative to the root.
+         *
+         * @param prefix a relative folder path such as {@code docs} or {@code team/docs} (a trailing {@code /} is
+         *               added), or empty for none (the default)
+         * @return this builder
+         * @throws IllegalArgumentException when the prefix is absolute, holds {@code .} or {@code ..} segments,
+         *                                  backslashes or empty segments
+         */
+        public Builder pathPrefix(String prefix) {
+            Objects.requireNonNull(prefix, "prefix");
+            String p = prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix;
+            if (!p.isEmpty()) {
+                for (String segment : p.split("/", -1)) {
+                    if (segment.isEmpty() || segment.equals(".") || segment.equals("..") || segment.contains("\\")) {
+                        throw new IllegalArgumentException("pathPrefix must be a relative folder path like 'docs' or "
+                                + "'team/docs', got '" + prefix + "'");
+                    }
+                }
+                p = p + "/";
+            }
+            this.pathPrefix = p;
             return this;
         }
 

@@ -457,6 +457,36 @@ final class IndexerTest {
     }
 
     @Test
+    void index_twoFoldersWithPrefixesInOneTenant_keepTheirDocumentsApartAndSyncOnlyTheirOwn() throws IOException {
+        Path docs = root();
+        Path guides = Files.createDirectories(temp.resolve("guides"));
+        write(docs, "index.md", "docs index, see [install](install.md)");
+        write(docs, "install.md", "install steps");
+        write(guides, "index.md", "guides index");
+        indexer().pathPrefix("docs").build().index(docs);
+        indexer().pathPrefix("guides/").build().index(guides);
+
+        assertThat(storedPaths()).containsExactly("docs/index.md", "docs/install.md", "guides/index.md");
+        StoredDocument docsIndex = store.findByPaths(ADMIN, List.of("docs/index.md")).get(0);
+        assertThat(docsIndex.links()).containsExactly("docs/install.md");
+        assertThat(docsIndex.id()).isNotEqualTo(store.findByPaths(ADMIN, List.of("guides/index.md")).get(0).id());
+
+        Files.delete(docs.resolve("install.md"));
+        IndexReport report = indexer().pathPrefix("docs").sync(true).build().index(docs);
+
+        assertThat(report.documentsDeleted()).isEqualTo(1);
+        assertThat(storedPaths()).containsExactly("docs/index.md", "guides/index.md");
+    }
+
+    @Test
+    void pathPrefix_absoluteOrEscaping_isRejected() {
+        for (String bad : List.of("/abs", "../up", "a/../b", "a//b", "a\\b", ".")) {
+            assertThatThrownBy(() -> Indexer.builder().pathPrefix(bad)).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pathPrefix");
+        }
+    }
+
+    @Test
     void index_syncWithFailedAndSkippedFiles_keepsTheirLastDocuments() throws IOException {
         Path root = root();
         write(root, "broken.md", "good version\n");
