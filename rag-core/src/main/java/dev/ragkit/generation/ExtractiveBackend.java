@@ -1,0 +1,142 @@
+package dev.ragkit.generation;
+
+import dev.ragkit.grounding.ConfidenceScorer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An {@link LlmBackend} that is not a language model: it answers with the context's sentences that share the most
+ * key terms with the question, each followed by its {@code [SourceId: …]}. Deterministic, instant and offline; for
+ * machines without a model server. Its answers say they are extractive, and its model name is {@value #MODEL}, so
+ * it never passes for a language model. It cannot rate answers: a self-rating request gets a reply that is not a
+ * number (turn self-rating off with it).
+ */
+public final class ExtractiveBackend implements LlmBackend {
+
+    /** The model name it answers as. */
+    public static final String MODEL = "extractive";
+    /** The first words of every answer. */
+    public static final String LABEL = "Extractive answer (quoted from the documents, no language model):";
+
+    private static final Pattern BLOCK = Pattern.compile("\\[SourceId: ([a-f0-9-]{36}:\\d+)]\\n(?:[^\\n]*\\n)*?---\\n");
+    private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+|\\n+");
+
+    private final int maxSentences;
+
+    /** A backend quoting at most three sentences. */
+    public ExtractiveBackend() {
+        this(3);
+    }
+
+    /** @param maxSentences the most sentences quoted, at least 1 */
+    public ExtractiveBackend(int maxSentences) {
+        if (maxSentences < 1) {
+            throw new IllegalArgumentException("maxSentences must be at least 1, got " + maxSentences);
+        }
+        this.maxSentences = maxSentences;
+    }
+
+    @Override
+    public String name() {
+        return MODEL;
+    }
+
+    @Override
+    public ChatResult chat(ChatRequest request) {
+        Objects.requireNonNull(request, "request");
+        return new ChatResult(answer(request), MODEL, FinishReason.STOP, null, null, Duration.ZERO);
+    }
+
+    /** One sentence of the context with what it is worth. */
+    private static final class Sentence {
+        final String text;
+        final String sourceId;
+        final int order;
+        final int score;
+
+        Sentence(String text, String sourceId, int order, int score) {
+            this.text = text;
+            this.sourceId = sourceId;
+            this.order = order;
+            this.score = score;
+        }
+    }
+
+    private String answer(ChatRequest request) {
+        List<ChatMessage> messages = request.messages();
+        String system = messages.get(0).role() == ChatMessage.Role.SYSTEM ? messages.get(0).content() : "";
+        String question = messages.get(messages.size() - 1).content();
+        Set<String> wanted = ConfidenceScorer.keyTerms(question);
+        List<Sentence> sentences = new ArrayList<>();
+        Matcher block = BLOCK.matcher(system);
+        while (block.find()) {
+            int bodyStart = block.end();
+            int bodyEnd = system.indexOf("\n---", bodyStart);
+            String body = system.substring(bodyStart, bodyEnd < 0 ? system.length() : bodyEnd);
+            for (String s : SENTENCE_END.split(body)) {
+                String text = s.strip();
+                if (text.isEmpty() || text.startsWith("[... cut here")) {
+                    continue;
+                }
+                Set<String> terms = ConfidenceScorer.keyTerms(text);
+                terms.retainAll(wanted);
+                if (!terms.isEmpty()) {
+                    sentences.add(new Sentence(text, block.group(1), sentences.size(), terms.size()));
+                }
+            }
+        }
+        if (sentences.isEmpty()) {
+            return LABEL + " no sentence of the documents found matches the question.";
+        }
+        List<Sentence> best = new ArrayList<>(sentences);
+        best.sort(Comparator.comparingInt((Sentence s) -> -s.score).thenComparingInt(s -> s.order));
+        best = new ArrayList<>(best.subList(0, Math.min(maxSentences, best.size())));
+        best.sort(Comparator.comparingInt(s -> s.order));
+        StringBuilder out = new StringBuilder(LABEL);
+        for (Sentence s : best) {
+            out.append("\n- ").append(s.text).append(" [SourceId: ").append(s.sourceId).append(']');
+        }
+        return out.toString();
+    }
+
+    /** Streams the answer line by line on the calling thread, then completes. */
+    @Override
+    public Cancellable stream(ChatRequest request, StreamHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        ChatResult result = chat(request);
+        boolean[] cancelled = {false};
+        Cancellable handle = new Cancellable() {
+            @Override
+            public void cancel() {
+                cancelled[0] = true;
+            }
+
+            @Override
+            public boolean isCancelled() {
+                return cancelled[0];
+            }
+        };
+        for (String line : result.text().split("(?<=\\n)")) {
+            handler.onToken(line);
+        }
+        handler.onComplete(result);
+        return handle;
+    }
+
+    /** @return an 8,192-token window and 1,024 response tokens, whatever the name */
+    @Override
+    public ModelInfo modelInfo(String model) {
+        return new ModelInfo(model, 8192, 1024);
+    }
+
+    @Override
+    public HealthStatus health(String model) {
+        return new HealthStatus(true, true, Duration.ZERO, null, "extractive answers: no language model is used");
+    }
+}

@@ -1,0 +1,140 @@
+package dev.ragkit.generation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ragkit.RagPipeline;
+import dev.ragkit.RagRequest;
+import dev.ragkit.RagResponse;
+import dev.ragkit.audit.AuditSink;
+import dev.ragkit.grounding.Citation;
+import dev.ragkit.grounding.ConfidenceScorer;
+import dev.ragkit.store.DocumentStore;
+import dev.ragkit.store.PromotionLevel;
+import dev.ragkit.store.Scope;
+import dev.ragkit.store.StoredChunk;
+import dev.ragkit.store.StoredDocument;
+import dev.ragkit.store.inmemory.InMemoryDocumentStore;
+import dev.ragkit.testing.HashedBagOfWordsEmbedder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+final class ExtractiveBackendTest {
+    private static final Pattern MARKER = Pattern.compile("\\[SourceId: ([a-f0-9-]{36}:\\d+)]");
+
+    private static ContextBlock block(String path, String text) {
+        StoredDocument d = StoredDocument.builder().tenant("t").path(path).title(path)
+                .promotionLevel(PromotionLevel.STANDARD).charCount(text.length()).build();
+        int lines = text.split("\n", -1).length;
+        StoredChunk c = new StoredChunk(d.id(), 0, text, null, 10, 1, lines, null, null);
+        return new ContextBlock(ContextBlock.Kind.RELEVANT, d, c, text, 1, lines, 0.8, 0.8, 0.8, null, false);
+    }
+
+    private static ChatRequest prompt(List<ContextBlock> blocks, String question) {
+        return ChatRequest.of("extractive", PromptBuilder.standard().messages(blocks, List.of(), question));
+    }
+
+    private static List<String> markers(String text) {
+        List<String> ids = new ArrayList<>();
+        Matcher m = MARKER.matcher(text);
+        while (m.find()) {
+            ids.add(m.group(1));
+        }
+        return ids;
+    }
+
+    @Test
+    void chat_quotesTheBestMatchingSentencesWithTheirSourceIds() {
+        ContextBlock keys = block("keys.md", "Welcome to the guide. API keys rotate every ninety days.\n"
+                + "The rotate command replaces a key early.");
+        ContextBlock other = block("vacation.md", "Vacation requests go through the people portal.");
+        ChatResult r = new ExtractiveBackend().chat(prompt(List.of(keys, other), "How often do API keys rotate?"));
+
+        assertThat(r.text()).startsWith(ExtractiveBackend.LABEL);
+        assertThat(r.model()).isEqualTo(ExtractiveBackend.MODEL);
+        assertThat(r.text()).contains("API keys rotate every ninety days. [SourceId: " + keys.sourceId() + "]")
+                .contains("The rotate command replaces a key early. [SourceId: " + keys.sourceId() + "]")
+                .doesNotContain("Welcome").doesNotContain("Vacation");
+        assertThat(markers(r.text())).containsOnly(keys.sourceId());
+    }
+
+    @Test
+    void chat_atMostTheConfiguredSentences_inContextOrder() {
+        ContextBlock a = block("a.md", "Keys rotate daily. Keys rotate weekly keys. Keys expire.");
+        ChatResult r = new ExtractiveBackend(2).chat(prompt(List.of(a), "keys rotate weekly"));
+        assertThat(r.text().lines().skip(1)).containsExactly(
+                "- Keys rotate daily. [SourceId: " + a.sourceId() + "]",
+                "- Keys rotate weekly keys. [SourceId: " + a.sourceId() + "]");
+    }
+
+    @Test
+    void chat_nothingMatches_saysSoWithoutCiting() {
+        ChatResult r = new ExtractiveBackend().chat(prompt(List.of(block("a.md", "Unrelated text here.")),
+                "quantum chromodynamics"));
+        assertThat(r.text()).startsWith(ExtractiveBackend.LABEL).contains("no sentence");
+        assertThat(markers(r.text())).isEmpty();
+    }
+
+    @Test
+    void chat_isDeterministic() {
+        ChatRequest p = prompt(List.of(block("a.md", "Keys rotate. Keys expire. Tokens rotate.")), "keys rotate");
+        ExtractiveBackend backend = new ExtractiveBackend();
+        assertThat(backend.chat(p).text()).isEqualTo(backend.chat(p).text());
+    }
+
+    @Test
+    void chat_selfRatingPrompt_getsNoNumber() {
+        ContextBlock a = block("a.md", "Keys rotate every ninety days.");
+        List<ChatMessage> rating = ConfidenceScorer.standard().selfRatingPrompt("q", "a", List.of(a));
+        String reply = new ExtractiveBackend().chat(ChatRequest.of("extractive", rating)).text();
+        assertThat(ConfidenceScorer.standard().parseSelfRating(reply)).isNull();
+    }
+
+    @Test
+    void stream_deliversTheSameTextThenCompletes() {
+        ChatRequest p = prompt(List.of(block("a.md", "Keys rotate. Keys expire.")), "keys");
+        StringBuilder streamed = new StringBuilder();
+        ChatResult[] done = new ChatResult[1];
+        new ExtractiveBackend().stream(p, new StreamHandler() {
+            @Override
+            public void onToken(String token) {
+                streamed.append(token);
+            }
+
+            @Override
+            public void onComplete(ChatResult result) {
+                done[0] = result;
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                throw new AssertionError(error);
+            }
+        });
+        assertThat(done[0]).isNotNull();
+        assertThat(streamed.toString()).isEqualTo(done[0].text());
+    }
+
+    @Test
+    void pipeline_withTheExtractiveBackend_citesOnlyRealSourcesAndSaysWhatItIs() {
+        DocumentStore store = InMemoryDocumentStore.builder().dimension(64).build();
+        String text = "API keys rotate every ninety days. The rotate command replaces a key early.";
+        StoredDocument d = StoredDocument.builder().tenant("acme").path("keys.md").title("Keys")
+                .charCount(text.length()).build();
+        store.upsert(d, List.of(new StoredChunk(d.id(), 0, text, HashedBagOfWordsEmbedder.vector(text, 64), 16, 1,
+                1, null, null)));
+        RagPipeline rag = RagPipeline.builder().store(store).embedder(new HashedBagOfWordsEmbedder("toy", 64))
+                .backend(new ExtractiveBackend()).model(ExtractiveBackend.MODEL).selfRating(false)
+                .auditSink(AuditSink.none()).build();
+
+        RagResponse r = rag.ask(RagRequest.of("How often do API keys rotate?", Scope.of("acme")));
+
+        assertThat(r.modelUsed()).isEqualTo("extractive");
+        assertThat(r.answer()).startsWith(ExtractiveBackend.LABEL);
+        assertThat(r.grounded()).isTrue();
+        assertThat(r.unknownSourceIds()).isEmpty();
+        assertThat(r.citations()).extracting(Citation::sourceId).containsExactly(d.id() + ":0");
+    }
+}
