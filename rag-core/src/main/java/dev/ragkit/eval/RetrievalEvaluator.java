@@ -15,7 +15,8 @@ import java.util.Objects;
 
 /**
  * Measures retrieval quality on a {@link BeirDataset}: every judged query is ranked by a {@link Ranker} (asked
- * for 100 documents) and scored with {@link RetrievalMetrics}: mean nDCG@10, Recall@100 and MRR@10, plus the
+ * for 100 documents) and scored with {@link RetrievalMetrics}: mean nDCG@k, Recall@100 and MRR@k (k = 10 unless
+ * given), plus the
  * p50/p95 latency of the ranker calls (measured with {@link System#nanoTime()}, for information only).
  *
  * <p>Queries run one after another on the calling thread. Unlike BEIR's {@code EvaluateRetrieval}, results
@@ -32,8 +33,21 @@ public final class RetrievalEvaluator {
     /** Embedding batch size of {@link #index}. */
     public static final int EMBED_BATCH = 64;
 
-    /** A new evaluator. */
+    private final int cutoff;
+
+    /** An evaluator of nDCG@10 and MRR@10. */
     public RetrievalEvaluator() {
+        this(10);
+    }
+
+    /**
+     * @param cutoff the k of nDCG@k and MRR@k, from 1 to {@value #DEPTH}
+     */
+    public RetrievalEvaluator(int cutoff) {
+        if (cutoff < 1 || cutoff > DEPTH) {
+            throw new IllegalArgumentException("cutoff must be in [1, " + DEPTH + "], got " + cutoff);
+        }
+        this.cutoff = cutoff;
     }
 
     /**
@@ -57,16 +71,16 @@ public final class RetrievalEvaluator {
             Map<String, Integer> judgements = dataset.judgements(query.id());
             nanos[i++] = elapsed;
             results.add(new EvaluationReport.QueryResult(query.id(),
-                    RetrievalMetrics.ndcgAtK(ranked, judgements, 10),
+                    RetrievalMetrics.ndcgAtK(ranked, judgements, cutoff),
                     RetrievalMetrics.recallAtK(ranked, judgements, DEPTH),
-                    RetrievalMetrics.reciprocalRankAtK(ranked, judgements, 10),
+                    RetrievalMetrics.reciprocalRankAtK(ranked, judgements, cutoff),
                     Duration.ofNanos(elapsed)));
         }
         Arrays.sort(nanos);
-        return new EvaluationReport(results.size(), dataset.skippedQueries(),
-                RetrievalMetrics.mean(results.stream().map(EvaluationReport.QueryResult::ndcgAt10).toList()),
+        return new EvaluationReport(cutoff, results.size(), dataset.skippedQueries(),
+                RetrievalMetrics.mean(results.stream().map(EvaluationReport.QueryResult::ndcg).toList()),
                 RetrievalMetrics.mean(results.stream().map(EvaluationReport.QueryResult::recallAt100).toList()),
-                RetrievalMetrics.mean(results.stream().map(EvaluationReport.QueryResult::mrrAt10).toList()),
+                RetrievalMetrics.mean(results.stream().map(EvaluationReport.QueryResult::mrr).toList()),
                 Duration.ofNanos(percentile(nanos, 50)), Duration.ofNanos(percentile(nanos, 95)), results);
     }
 

@@ -2,6 +2,7 @@ package dev.ragkit.eval;
 
 import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.ragkit.store.Scope;
@@ -44,12 +45,30 @@ final class RetrievalEvaluatorTest {
         // means: nDCG@10 = (0.7601875 + 0.5)/2 = 0.6300938; Recall@100 = 1; MRR@10 = (1 + 1/3)/2 = 0.6666667
         assertThat(report.queriesEvaluated()).isEqualTo(2);
         assertThat(report.queriesSkipped()).isEqualTo(1);
-        assertThat(report.ndcgAt10()).isCloseTo(0.6300938, within(1e-6));
+        assertThat(report.ndcg()).isCloseTo(0.6300938, within(1e-6));
         assertThat(report.recallAt100()).isEqualTo(1.0);
-        assertThat(report.mrrAt10()).isCloseTo(0.6666667, within(1e-6));
+        assertThat(report.mrr()).isCloseTo(0.6666667, within(1e-6));
         assertThat(report.perQuery()).extracting(EvaluationReport.QueryResult::queryId).containsExactly("q1", "q2");
-        assertThat(report.perQuery().get(1).ndcgAt10()).isCloseTo(0.5, within(1e-12));
+        assertThat(report.perQuery().get(1).ndcg()).isCloseTo(0.5, within(1e-12));
         assertThat(report.toString()).contains("nDCG@10=0.6301", "MRR@10=0.6667", "skipped 1");
+    }
+
+    @Test
+    void evaluate_cutoff_changesNdcgAndMrrButNotRecall() throws IOException {
+        BeirDataset dataset = BeirDataset.load(TinyDataset.write(dir));
+        Map<String, List<String>> rankings = Map.of(
+                "wing lift slipstream", List.of("d2", "d3", "d1"),
+                "heat conduction slabs", List.of("d1", "d2", "d3"));
+        EvaluationReport at10 = evaluator.evaluate(dataset, (text, k) -> rankings.get(text));
+        EvaluationReport at1 = new RetrievalEvaluator(1).evaluate(dataset, (text, k) -> rankings.get(text));
+        assertThat(at1.cutoff()).isEqualTo(1);
+        assertThat(at1.recallAt100()).isEqualTo(at10.recallAt100());
+        // q2's relevant d3 is at rank 3: inside the top 10, outside the top 1
+        assertThat(at1.mrr()).isCloseTo(0.5, within(1e-12));
+        assertThat(at10.mrr()).isCloseTo(0.6666667, within(1e-6));
+        assertThat(at1.toString()).contains("nDCG@1=").contains("MRR@1=");
+        assertThatThrownBy(() -> new RetrievalEvaluator(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new RetrievalEvaluator(101)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -88,8 +107,8 @@ final class RetrievalEvaluatorTest {
             assertThat(keyword.rank("heat conduction slabs", 10)).containsExactly("d3");
             EvaluationReport report = evaluator.evaluate(dataset, keyword);
             // q1: d1 (grade 2) alone at rank 1: DCG = 2, IDCG = 2.6309298 -> 0.7601875; q2: d3 at rank 1 -> 1
-            assertThat(report.ndcgAt10()).isCloseTo((0.7601875 + 1) / 2, within(1e-6));
-            assertThat(report.mrrAt10()).isEqualTo(1.0);
+            assertThat(report.ndcg()).isCloseTo((0.7601875 + 1) / 2, within(1e-6));
+            assertThat(report.mrr()).isEqualTo(1.0);
             assertThat(report.recallAt100()).isEqualTo((0.5 + 1) / 2);
         }
     }
@@ -115,9 +134,9 @@ final class RetrievalEvaluatorTest {
 
             assertThat(dataset.corpus()).hasSize(1400);
             assertThat(keyword.queriesEvaluated() + keyword.queriesSkipped()).isEqualTo(225);
-            assertThat(keyword.ndcgAt10()).isBetween(0.2, 0.6);
+            assertThat(keyword.ndcg()).isBetween(0.2, 0.6);
             assertThat(keyword.recallAt100()).isBetween(0.4, 1.0);
-            assertThat(keyword.mrrAt10()).isBetween(0.3, 1.0);
+            assertThat(keyword.mrr()).isBetween(0.3, 1.0);
         }
     }
 }
