@@ -12,6 +12,7 @@ import dev.ragkit.store.StoredDocument;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,6 +20,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
@@ -120,6 +123,16 @@ public final class InMemoryDocumentStore implements DocumentStore {
         Objects.requireNonNull(file, "file");
         ensureOpen();
         Snapshot.write(file, dimension, new ArrayList<>(tenants.values()));
+    }
+
+    /**
+     * The tenants this store holds a partition for (an administrator's view, e.g. for a health report); a
+     * tenant whose documents were all deleted may still be listed.
+     *
+     * @return the tenant names, sorted (a snapshot)
+     */
+    public SortedSet<String> tenants() {
+        return Collections.unmodifiableSortedSet(new TreeSet<>(tenants.keySet()));
     }
 
     /**

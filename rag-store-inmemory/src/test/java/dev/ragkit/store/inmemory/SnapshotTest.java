@@ -65,6 +65,20 @@ final class SnapshotTest {
     }
 
     @Test
+    void tenants_afterLoad_listsEveryTenantOfTheSnapshot() {
+        InMemoryDocumentStore store = InMemoryDocumentStore.builder().build();
+        for (String tenant : List.of("zeta", "acme")) {
+            StoredDocument d = StoredDocument.builder().tenant(tenant).path("a.md").build();
+            store.upsert(d, List.of(new StoredChunk(d.id(), 0, "x", new float[] {1, 0}, 1, 1, 1, null, null)));
+        }
+        assertThat(store.tenants()).containsExactly("acme", "zeta");
+        Path file = dir.resolve("tenants.bin");
+        store.save(file);
+        assertThat(InMemoryDocumentStore.load(file).tenants()).containsExactly("acme", "zeta");
+        assertThat(InMemoryDocumentStore.builder().build().tenants()).isEmpty();
+    }
+
+    @Test
     void save_overExistingSnapshot_replacesIt() {
         Path file = dir.resolve("index.bin");
         sample().save(file);
