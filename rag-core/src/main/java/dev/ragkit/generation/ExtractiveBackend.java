@@ -25,7 +25,8 @@ public final class ExtractiveBackend implements LlmBackend {
     public static final String LABEL = "Extractive answer (quoted from the documents, no language model):";
 
     private static final Pattern BLOCK = Pattern.compile("\\[SourceId: ([a-f0-9-]{36}:\\d+)]\\n(?:[^\\n]*\\n)*?---\\n");
-    private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+|\\n+");
+    private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+");
+    private static final Pattern PARAGRAPH = Pattern.compile("\\n\\s*\\n");
 
     private final int maxSentences;
 
@@ -79,9 +80,9 @@ public final class ExtractiveBackend implements LlmBackend {
             int bodyStart = block.end();
             int bodyEnd = system.indexOf("\n---", bodyStart);
             String body = system.substring(bodyStart, bodyEnd < 0 ? system.length() : bodyEnd);
-            for (String s : SENTENCE_END.split(body)) {
+            for (String s : sentences(body)) {
                 String text = s.strip();
-                if (text.isEmpty() || text.startsWith("[... cut here")) {
+                if (text.isEmpty()) {
                     continue;
                 }
                 Set<String> terms = ConfidenceScorer.keyTerms(text);
@@ -103,6 +104,33 @@ public final class ExtractiveBackend implements LlmBackend {
             out.append("\n- ").append(s.text).append(" [SourceId: ").append(s.sourceId).append(']');
         }
         return out.toString();
+    }
+
+    /**
+     * The sentences of a block's text: paragraphs (split at blank lines) with their lines joined, headings and the
+     * budget's cut marker left out, then split after {@code .}, {@code !} or {@code ?}.
+     */
+    static List<String> sentences(String body) {
+        List<String> out = new ArrayList<>();
+        for (String paragraph : PARAGRAPH.split(body)) {
+            StringBuilder joined = new StringBuilder();
+            for (String line : paragraph.split("\\n")) {
+                String l = line.strip();
+                if (l.isEmpty() || l.startsWith("#") || l.startsWith("[... cut here") || l.startsWith("```")) {
+                    continue;
+                }
+                if (joined.length() > 0) {
+                    joined.append(' ');
+                }
+                joined.append(l);
+            }
+            for (String sentence : SENTENCE_END.split(joined)) {
+                if (!sentence.isBlank()) {
+                    out.add(sentence.strip());
+                }
+            }
+        }
+        return out;
     }
 
     /** Streams the answer line by line on the calling thread, then completes. */

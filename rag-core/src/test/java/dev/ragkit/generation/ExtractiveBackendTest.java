@@ -78,6 +78,13 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void sentences_joinWrappedLinesAndSkipHeadings() {
+        assertThat(ExtractiveBackend.sentences("# Title\n\nTenants are kept apart\non every read. Tags too!\n\n"
+                + "## Next\nShort one"))
+                .containsExactly("Tenants are kept apart on every read.", "Tags too!", "Short one");
+    }
+
+    @Test
     void chat_isDeterministic() {
         ChatRequest p = prompt(List.of(block("a.md", "Keys rotate. Keys expire. Tokens rotate.")), "keys rotate");
         ExtractiveBackend backend = new ExtractiveBackend();
