@@ -1,0 +1,199 @@
+package dev.ragkit.cli;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import dev.ragkit.RagConfig;
+import dev.ragkit.RagPipeline;
+import dev.ragkit.RagRequest;
+import dev.ragkit.RagResponse;
+import dev.ragkit.RagStreamListener;
+import dev.ragkit.audit.AuditSink;
+import dev.ragkit.grounding.Action;
+import dev.ragkit.grounding.Citation;
+import dev.ragkit.grounding.ConfidenceScore;
+import dev.ragkit.grounding.RouteTarget;
+import dev.ragkit.retrieval.RetrievalOptions;
+import dev.ragkit.store.Scope;
+import dev.ragkit.store.inmemory.InMemoryDocumentStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code ragkit ask "<question>"}: a cited answer, or a hand-off. */
+@Command(name = "ask", mixinStandardHelpOptions = true,
+        description = "Answer a question from the index, with citations, confidence and the action (CITE or ROUTE).")
+final class AskCommand extends CliCommand {
+
+    /** The retrieval profiles. */
+    enum Profile { chunk_qa, knowledge_base }
+
+    @Parameters(index = "0", paramLabel = "<question>", description = "the question")
+    String question = "";
+
+    @Option(names = "--index", description = "the index file (default: ${DEFAULT-VALUE})")
+    String index = IndexFile.DEFAULT;
+
+    @Option(names = "--tenant", description = "the tenant to ask in (default: ${DEFAULT-VALUE})")
+    String tenant = "default";
+
+    @Option(names = "--tags", split = ",", description = "your access tags, comma-separated")
+    List<String> tags = new ArrayList<>();
+
+    @Option(names = "--profile", converter = ProfileConverter.class,
+            description = "retrieval profile: chunk-qa (default) or knowledge-base")
+    Profile profile = Profile.chunk_qa;
+
+    @Option(names = "--json", description = "print the whole response as JSON")
+    boolean json;
+
+    @Option(names = "--stream", description = "print the answer as it is generated")
+    boolean stream;
+
+    @Option(names = "--model", description = "the model (default: CHAT_MODEL, else llama3.2)")
+    String model;
+
+    @Option(names = "--backend", description = "auto (Ollama when it answers, else extractive), ollama or "
+            + "extractive (default: ${DEFAULT-VALUE})")
+    Backends.Mode backend = Backends.Mode.auto;
+
+    AskCommand(CliContext context) {
+        super(context);
+    }
+
+    /** Accepts chunk-qa and knowledge-base. */
+    static final class ProfileConverter implements picocli.CommandLine.ITypeConverter<Profile> {
+        @Override
+        public Profile convert(String value) {
+            return Profile.valueOf(value.strip().toLowerCase(Locale.ROOT).replace('-', '_'));
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        RagConfig config = context.config();
+        Path indexFile = context.resolve(index);
+        InMemoryDocumentStore store = IndexFile.openExisting(indexFile);
+        String wanted = model != null ? model : config.chatModel();
+        Backends.Choice choice = Backends.choose(backend, config, wanted);
+        RetrievalOptions options = profile == Profile.knowledge_base ? RetrievalOptions.knowledgeBase()
+                : config.retrievalOptions();
+        Path auditFile = indexFile.toAbsolutePath().resolveSibling("audit.jsonl");
+        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "ragkit-ask");
+            t.setDaemon(true);
+            return t;
+        });
+        try (AuditSink audit = AuditSink.jsonLines(auditFile)) {
+            RagPipeline.Builder builder = RagPipeline.builder().config(config).store(store)
+                    .embedder(CliContext.embedder()).backend(choice.backend).retrievalOptions(options)
+                    .auditSink(audit).executor(executor).model(choice.model);
+            if (choice.extractive) {
+                builder.selfRating(false);
+            } else if (model != null) {
+                builder.allowedModels(List.of(model));
+            }
+            RagPipeline rag = builder.build();
+            RagRequest request = RagRequest.of(question, Scope.of(tenant, tags));
+            RagResponse response = stream && !json ? streamed(rag, request) : rag.ask(request);
+            if (json) {
+                context.out.println(mapper().writeValueAsString(response));
+            } else {
+                print(response, choice, !stream);
+            }
+            return response.action() == Action.CITE ? RagkitCli.OK : RagkitCli.ROUTED;
+        } finally {
+            executor.shutdownNow();
+            if (choice.backend instanceof AutoCloseable) {
+                ((AutoCloseable) choice.backend).close();
+            }
+        }
+    }
+
+    private RagResponse streamed(RagPipeline rag, RagRequest request) throws InterruptedException {
+        AtomicReference<RagResponse> done = new AtomicReference<>();
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        CountDownLatch end = new CountDownLatch(1);
+        rag.stream(request, new RagStreamListener() {
+            @Override
+            public void onToken(String token) {
+                context.out.print(token);
+                context.out.flush();
+            }
+
+            @Override
+            public void onComplete(RagResponse response) {
+                done.set(response);
+                end.countDown();
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                failed.set(error);
+                end.countDown();
+            }
+        });
+        end.await();
+        context.out.println();
+        Throwable error = failed.get();
+        if (error instanceof RuntimeException) {
+            throw (RuntimeException) error;
+        }
+        if (error != null) {
+            throw new IllegalStateException(error.getMessage(), error);
+        }
+        return done.get();
+    }
+
+    private void print(RagResponse r, Backends.Choice choice, boolean withAnswer) {
+        if (withAnswer) {
+            context.out.println(r.answer());
+        }
+        context.out.println();
+        if (r.citations().isEmpty()) {
+            context.out.println("Citations: none (the answer is not grounded in the documents)");
+        } else {
+            context.out.println("Citations:");
+            int n = 1;
+            for (Citation c : r.citations()) {
+                context.out.printf(Locale.ROOT, "  [%d] %s  %s%n      \"%s\"%n", n++, c.location(), c.sectionOrNa(),
+                        c.snippet().replace('\n', ' '));
+            }
+        }
+        ConfidenceScore c = r.confidence();
+        context.out.printf(Locale.ROOT, "Confidence: %d/100 (retrieval %.2f, coverage %.2f, self-rating %s)%n",
+                c.overall(), c.retrieval(), c.coverage(), c.selfRating() == null ? "n/a" : c.selfRating().toString());
+        RouteTarget t = r.routeTo();
+        context.out.println("Action: " + r.action() + (t == null ? ""
+                : " to " + t.ownerEmail() + " (" + t.reason() + ")"));
+        context.out.println("Model: " + r.modelUsed() + " (" + choice.note + ")");
+        if (!r.linkedDocuments().isEmpty()) {
+            context.out.println("Linked: " + String.join(", ", r.linkedDocuments().stream()
+                    .map(l -> l.path() + " (from " + l.linkedFrom() + ")").toList()));
+        }
+    }
+
+    /** Jackson for the response: records as objects, durations as milliseconds. */
+    static ObjectMapper mapper() {
+        SimpleModule durations = new SimpleModule().addSerializer(Duration.class, new StdSerializer<>(Duration.class) {
+            @Override
+            public void serialize(Duration d, JsonGenerator gen, SerializerProvider provider) throws IOException {
+                gen.writeNumber(d.toNanos() / 1e6);
+            }
+        });
+        return new ObjectMapper().registerModule(durations).enable(SerializationFeature.INDENT_OUTPUT);
+    }
+}

@@ -1,0 +1,80 @@
+package dev.ragkit.cli;
+
+import dev.ragkit.RagException;
+import dev.ragkit.ingest.IndexReport;
+import dev.ragkit.ingest.Indexer;
+import dev.ragkit.store.inmemory.InMemoryDocumentStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code ragkit index <dir>}: adds a folder's markdown to the index file. */
+@Command(name = "index", mixinStandardHelpOptions = true,
+        description = "Index a folder's markdown into the index file (adds to it; --sync also removes documents of "
+                + "this folder and tenant whose files are gone).")
+final class IndexCommand extends CliCommand {
+
+    @Parameters(index = "0", paramLabel = "<dir>", description = "the folder to index")
+    String dir = "";
+
+    @Option(names = "--tenant", description = "the tenant the documents belong to (default: ${DEFAULT-VALUE})")
+    String tenant = "default";
+
+    @Option(names = "--index", description = "the index file (default: ${DEFAULT-VALUE})")
+    String index = IndexFile.DEFAULT;
+
+    @Option(names = "--sync", description = "also delete this folder's documents whose files are gone")
+    boolean sync;
+
+    @Option(names = "--prefix", description = "the path prefix of this folder's documents in the index "
+            + "(default: the folder's path relative to the working directory, or its name)")
+    String prefix;
+
+    IndexCommand(CliContext context) {
+        super(context);
+    }
+
+    @Override
+    public Integer call() {
+        Path root = context.resolve(dir);
+        if (!Files.isDirectory(root)) {
+            throw new RagException("'" + dir + "' is not a folder (" + root + "); name the folder of markdown files "
+                    + "to index");
+        }
+        Path indexFile = context.resolve(index);
+        InMemoryDocumentStore store = IndexFile.openOrCreate(indexFile);
+        String pathPrefix = prefix != null ? prefix : defaultPrefix(root);
+        Indexer indexer = Indexer.builder().store(store).embedder(CliContext.embedder()).tenant(tenant)
+                .include("**/*.md", "**/*.markdown").pathPrefix(pathPrefix).sync(sync)
+                .listener(new ProgressPrinter(context.err, context.interactive)).build();
+        IndexReport report = indexer.index(root);
+        IndexFile.save(store, indexFile);
+
+        context.out.printf(Locale.ROOT, "Indexed %d files (%,d chunks, %,d tokens) from %s into tenant '%s' as %s "
+                + "in %.1f s; %d skipped, %d failed, %d deleted.%n", report.filesIndexed(), report.chunks(),
+                report.tokens(), dir, tenant, pathPrefix.isEmpty() ? "(no prefix)"
+                : (pathPrefix.endsWith("/") ? pathPrefix : pathPrefix + "/") + "*",
+                report.elapsed().toMillis() / 1000.0, report.filesSkipped().size(), report.filesFailed().size(),
+                report.documentsDeleted());
+        report.filesSkipped().forEach(s -> context.out.println("  skipped " + s.path() + ": "
+                + s.reason().description() + (s.detail().isEmpty() ? "" : " (" + s.detail() + ")")));
+        report.filesFailed().forEach(f -> context.out.println("  failed  " + f.path() + ": " + f.message()));
+        context.out.println("Index: " + indexFile);
+        return RagkitCli.OK;
+    }
+
+    /** The folder's path relative to the working directory when it is inside it, else its name. */
+    private String defaultPrefix(Path root) {
+        Path cwd = context.cwd.toAbsolutePath().normalize();
+        Path abs = root.toAbsolutePath().normalize();
+        String relative = abs.startsWith(cwd) ? cwd.relativize(abs).toString().replace('\\', '/') : "";
+        if (relative.isEmpty() || relative.startsWith("..")) {
+            Path name = abs.getFileName();
+            relative = name == null ? "" : name.toString();
+        }
+        return relative;
+    }
+}

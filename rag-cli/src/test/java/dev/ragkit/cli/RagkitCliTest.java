@@ -1,0 +1,206 @@
+package dev.ragkit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ragkit.audit.AuditOutcome;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real commands, in-process, on a temporary folder: index, ask, eval, health. */
+final class RagkitCliTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern SOURCE_ID = Pattern.compile("\\[SourceId: ([a-f0-9-]{36}:\\d+)]");
+
+    @TempDir
+    Path cwd;
+    private final Map<String, String> env = new HashMap<>();
+
+    /** One run's output. */
+    record Run(int code, String out, String err) {
+    }
+
+    @BeforeEach
+    void noModelServer() throws IOException {
+        // A port nothing listens on: "auto" must fall back to the extractive backend, whatever runs here.
+        try (ServerSocket free = new ServerSocket(0)) {
+            env.put("OLLAMA_BASE_URL", "http://127.0.0.1:" + free.getLocalPort());
+        }
+        write("docs/security.md", "---\ntitle: Security model\npromotion_level: critical\n---\n"
+                + "# Security model\n\nEvery read names a tenant. Tenants never see each other's documents.\n\n"
+                + "## Access tags\n\nA tagged document is visible only to users who share one of its tags.\n");
+        write("docs/keys.md", "---\ntitle: API keys\n---\n# API keys\n\n"
+                + "API keys rotate every ninety days. Run the rotate command to replace a key early.\n"
+                + "See the [security model](security.md).\n");
+        write("docs/.env", "SECRET=1\n");
+    }
+
+    private void write(String path, String content) throws IOException {
+        Path file = cwd.resolve(path);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, content, StandardCharsets.UTF_8);
+    }
+
+    private Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = RagkitCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true), env, cwd, false);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void index_thenAsk_givesACitedExtractiveAnswer() throws IOException {
+        Run index = run("index", "docs");
+        assertThat(index.code()).as(index.err()).isZero();
+        assertThat(index.out()).contains("Indexed 2 files").contains("tenant 'default'").contains("docs/*");
+        assertThat(index.err()).contains("2/2 files");                  // plain progress lines: not a terminal
+        assertThat(cwd.resolve(".ragkit/index.bin")).exists();
+
+        Run ask = run("ask", "How often do API keys rotate?");
+
+        assertThat(ask.code()).as(ask.out() + ask.err()).isEqualTo(RagkitCli.OK);
+        assertThat(ask.out()).startsWith("Extractive answer").contains("ninety days")
+                .contains("docs/keys.md:").contains("Action: CITE").contains("Model: extractive")
+                .contains("no model server answered at " + env.get("OLLAMA_BASE_URL"));
+        assertThat(ask.out()).containsPattern("Confidence: \\d+/100 \\(retrieval \\d\\.\\d\\d, coverage \\d\\.\\d\\d, "
+                + "self-rating n/a\\)");
+        List<String> audit = Files.readAllLines(cwd.resolve(".ragkit/audit.jsonl"));
+        assertThat(audit).hasSize(1);
+        assertThat(JSON.readTree(audit.get(0)).path("outcome").asText()).isEqualTo(AuditOutcome.ANSWERED.name());
+    }
+
+    @Test
+    void ask_json_printsTheWholeResponseAndCitesOnlyRealSourceIds() throws IOException {
+        assertThat(run("index", "docs").code()).isZero();
+        Run ask = run("ask", "How often do API keys rotate?", "--json");
+        assertThat(ask.code()).as(ask.err()).isZero();
+        JsonNode r = JSON.readTree(ask.out());
+        for (String field : List.of("requestId", "answer", "confidence", "citations", "action", "modelUsed",
+                "contextChunksUsed", "contextTokensUsed", "grounded", "sources", "linkedDocuments", "droppedSources",
+                "truncatedSources", "unknownSourceIds", "flags", "timings", "generationTime", "totalTime")) {
+            assertThat(r.has(field)).as(field).isTrue();
+        }
+        assertThat(r.path("modelUsed").asText()).isEqualTo("extractive");
+        assertThat(r.path("grounded").asBoolean()).isTrue();
+        assertThat(r.path("unknownSourceIds")).isEmpty();
+        assertThat(r.path("confidence").path("overall").isInt()).isTrue();
+        assertThat(r.path("citations").get(0).path("path").asText()).isEqualTo("docs/keys.md");
+        Matcher m = SOURCE_ID.matcher(r.path("answer").asText());
+        List<String> cited = new java.util.ArrayList<>();
+        while (m.find()) {
+            cited.add(m.group(1));
+        }
+        List<String> citations = r.path("citations").findValuesAsText("sourceId");
+        assertThat(cited).isNotEmpty().allSatisfy(id -> assertThat(citations).contains(id));
+    }
+
+    @Test
+    void ask_nothingRelevant_isRoutedWithItsExitCode() {
+        assertThat(run("index", "docs").code()).isZero();
+        Run ask = run("ask", "zebra quokka narwhal", "--tenant", "nobody");
+        assertThat(ask.code()).isEqualTo(RagkitCli.ROUTED);
+        assertThat(ask.out()).contains("Action: ROUTE to admin@company.com (No relevant documents found)");
+    }
+
+    @Test
+    void ask_stream_printsTheAnswerThenTheCitations() {
+        assertThat(run("index", "docs").code()).isZero();
+        Run ask = run("ask", "How often do API keys rotate?", "--stream");
+        assertThat(ask.code()).as(ask.err()).isZero();
+        assertThat(ask.out().indexOf("Extractive answer")).isLessThan(ask.out().indexOf("Citations:"));
+        assertThat(ask.out()).contains("docs/keys.md:");
+    }
+
+    @Test
+    void ask_withoutAnIndex_failsSayingHowToMakeOne() {
+        Run ask = run("ask", "anything?");
+        assertThat(ask.code()).isEqualTo(RagkitCli.ERROR);
+        assertThat(ask.err()).contains("no index at").contains("ragkit index <folder>");
+    }
+
+    @Test
+    void ask_badEnvironment_failsNamingTheVariable() {
+        assertThat(run("index", "docs").code()).isZero();
+        env.put("RAG_TEMPERATURE", "hot");
+        Run ask = run("ask", "How often do API keys rotate?");
+        assertThat(ask.code()).isEqualTo(RagkitCli.ERROR);
+        assertThat(ask.err()).contains("RAG_TEMPERATURE");
+    }
+
+    @Test
+    void index_twoFoldersAndTenants_shareOneIndexAndSyncRemovesOnlyItsOwnGoneFiles() throws IOException {
+        write("guides/start.md", "# Start\n\nInstall the tool, then run it.\n");
+        assertThat(run("index", "docs").code()).isZero();
+        assertThat(run("index", "guides").code()).isZero();
+        assertThat(run("index", "guides", "--tenant", "other").code()).isZero();
+        Files.delete(cwd.resolve("docs/keys.md"));
+
+        Run synced = run("index", "docs", "--sync");
+
+        assertThat(synced.out()).contains("1 deleted");
+        Run health = run("health");
+        assertThat(health.out()).contains("3 documents {default=2, other=1}");   // docs/security.md, guides/start.md
+    }
+
+    @Test
+    void index_skippedFiles_areListedWithTheirReason() {
+        Run index = run("index", "docs");
+        assertThat(index.out()).contains("skipped .env");
+    }
+
+    @Test
+    void index_missingFolder_failsClearly() {
+        Run index = run("index", "no-such-folder");
+        assertThat(index.code()).isEqualTo(RagkitCli.ERROR);
+        assertThat(index.err()).contains("'no-such-folder' is not a folder");
+    }
+
+    @Test
+    void health_withoutServerOrIndex_saysWhatToDo() {
+        Run health = run("health");
+        assertThat(health.code()).isEqualTo(RagkitCli.ERROR);
+        assertThat(health.out()).contains("no model server at").contains("extractively")
+                .contains("no index at").contains("ragkit index <folder>");
+    }
+
+    @Test
+    void eval_tinyBeirDataset_printsTheMetrics() throws IOException {
+        write("beir/corpus.jsonl", List.of(
+                "{\"_id\":\"d1\",\"title\":\"Wings\",\"text\":\"lift of a wing in the slipstream of a propeller\"}",
+                "{\"_id\":\"d2\",\"title\":\"Heat\",\"text\":\"heat conduction in composite slabs\"}",
+                "{\"_id\":\"d3\",\"title\":\"Shells\",\"text\":\"buckling of thin cylindrical shells\"}")
+                .stream().collect(Collectors.joining("\n")) + "\n");
+        write("beir/queries.jsonl", "{\"_id\":\"q1\",\"text\":\"wing lift propeller slipstream\"}\n"
+                + "{\"_id\":\"q2\",\"text\":\"conduction of heat in slabs\"}\n");
+        write("beir/qrels/test.tsv", "query-id\tcorpus-id\tscore\nq1\td1\t2\nq2\td2\t1\n");
+        for (String mode : List.of("keyword", "vector", "hybrid")) {
+            Run eval = run("eval", "beir", "--mode", mode, "--k", "5");
+            assertThat(eval.code()).as(mode + eval.err()).isZero();
+            assertThat(eval.out()).contains(mode + " mode").contains("nDCG@5").contains("Recall@100")
+                    .contains("MRR@5").contains("documents/s").containsPattern("p50 \\d+\\.\\d\\d ms, p95");
+            assertThat(eval.out()).contains("nDCG@5     1.0000");     // each query's document is the obvious match
+        }
+    }
+
+    @Test
+    void usage_unknownCommandOrOption_exitsWithTheUsageCode() {
+        assertThat(run("frobnicate").code()).isEqualTo(RagkitCli.USAGE);
+        assertThat(run("ask").code()).isEqualTo(RagkitCli.USAGE);
+        assertThat(run("ask", "q", "--profile", "nonsense").code()).isEqualTo(RagkitCli.USAGE);
+    }
+}
