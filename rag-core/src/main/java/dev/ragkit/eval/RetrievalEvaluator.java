@@ -89,7 +89,9 @@ public final class RetrievalEvaluator {
      * title = the corpus id and title; the title falls back to the id when empty) with a single chunk whose
      * text is {@code title + "\n" + text} (just the text when the title is empty), token count by
      * {@link TokenCounters#jtokkit()}, lines 1..n, no section. Texts are embedded in batches of
-     * {@value #EMBED_BATCH}. One chunk per document suits abstract-sized corpora such as Cranfield.
+     * {@value #EMBED_BATCH}. Documents with neither title nor text are left out (many embedding models reject blank
+ * texts, and an empty document cannot be found by any ranker). One chunk per document suits abstract-sized
+ * corpora such as Cranfield.
      *
      * @param dataset  the dataset
      * @param store    where to store it
@@ -102,7 +104,13 @@ public final class RetrievalEvaluator {
         Objects.requireNonNull(embedder, "embedder");
         Objects.requireNonNull(tenant, "tenant");
         TokenCounter tokens = TokenCounters.jtokkit();
-        List<BeirDataset.CorpusDocument> docs = new ArrayList<>(dataset.corpus().values());
+        List<BeirDataset.CorpusDocument> docs = new ArrayList<>();
+        for (BeirDataset.CorpusDocument doc : dataset.corpus().values()) {
+            if (doc.title().isBlank() && doc.text().isBlank()) {
+                continue;             // nothing to embed or match: left out (it can never be retrieved anyway)
+            }
+            docs.add(doc);
+        }
         for (int from = 0; from < docs.size(); from += EMBED_BATCH) {
             List<BeirDataset.CorpusDocument> batch = docs.subList(from, Math.min(docs.size(), from + EMBED_BATCH));
             List<String> texts = new ArrayList<>(batch.size());

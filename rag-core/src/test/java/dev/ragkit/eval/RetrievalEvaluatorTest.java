@@ -72,6 +72,42 @@ final class RetrievalEvaluatorTest {
     }
 
     @Test
+    void index_emptyDocument_isLeftOutAndTheRestStored() throws IOException {
+        Path data = Files.createDirectories(dir.resolve("with-empty"));
+        Files.writeString(data.resolve("corpus.jsonl"), "{\"_id\": \"d1\", \"title\": \"Wing\", \"text\": \"lift\"}\n"
+                + "{\"_id\": \"d2\", \"title\": \"\", \"text\": \"  \"}\n");
+        Files.writeString(data.resolve("queries.jsonl"), "{\"_id\": \"q1\", \"text\": \"lift\"}\n");
+        Files.createDirectories(data.resolve("qrels"));
+        Files.writeString(data.resolve("qrels/test.tsv"), "query-id\tcorpus-id\tscore\nq1\td1\t1\n");
+        List<Integer> batchSizes = new java.util.ArrayList<>();
+        HashedBagOfWordsEmbedder base = new HashedBagOfWordsEmbedder("toy", 16);
+        dev.ragkit.ingest.Embedder rejectingBlank = new dev.ragkit.ingest.Embedder() {
+            @Override
+            public float[][] embed(List<String> texts) {
+                texts.forEach(t -> assertThat(t).isNotBlank());
+                batchSizes.add(texts.size());
+                return base.embed(texts);
+            }
+
+            @Override
+            public int dimension() {
+                return 16;
+            }
+
+            @Override
+            public String name() {
+                return "rejects-blank";
+            }
+        };
+        try (InMemoryDocumentStore store = InMemoryDocumentStore.builder().build()) {
+            RetrievalEvaluator.index(BeirDataset.load(data), store, rejectingBlank, TENANT);
+            assertThat(store.documents(Scope.unrestricted(TENANT))).extracting(StoredDocument::path)
+                    .containsExactly("d1");
+            assertThat(batchSizes).containsExactly(1);
+        }
+    }
+
+    @Test
     void index_tinyDataset_storesOneChunkPerDocumentWithTitleAndText() throws IOException {
         BeirDataset dataset = BeirDataset.load(TinyDataset.write(dir));
         try (InMemoryDocumentStore store = InMemoryDocumentStore.builder().build()) {
