@@ -74,7 +74,8 @@ final class EvalCommand extends CliCommand {
             Ranker ranker = mode == Mode.vector ? Ranker.vector(store, embedder, scope)
                     : mode == Mode.keyword ? Ranker.keyword(store, scope) : Ranker.hybrid(store, embedder, scope);
             EvaluationReport r = evaluator.evaluate(dataset, ranker);
-            context.out.printf(Locale.ROOT, "%s, %s mode, %s embeddings%n", dataset, mode, CliContext.EMBEDDER_NAME);
+            context.out.printf(Locale.ROOT, "%s, %s mode, %s%n", dataset, mode,
+                    mode == Mode.keyword ? "BM25 only" : CliContext.EMBEDDER_NAME + " embeddings");
             context.out.printf(Locale.ROOT, "nDCG@%d     %.4f%nRecall@100  %.4f%nMRR@%d      %.4f%n", k, r.ndcg(),
                     r.recallAt100(), k, r.mrr());
             context.out.printf(Locale.ROOT, "indexed     %d documents in %.1f s (%.0f documents/s)%n",
