@@ -97,7 +97,18 @@ public final class ExtractiveBackend implements LlmBackend {
         }
         List<Sentence> best = new ArrayList<>(sentences);
         best.sort(Comparator.comparingInt((Sentence s) -> -s.score).thenComparingInt(s -> s.order));
-        best = new ArrayList<>(best.subList(0, Math.min(maxSentences, best.size())));
+        List<Sentence> chosen = new ArrayList<>();
+        for (Sentence s : best) {
+            // Overlapping chunks repeat text: a sentence inside one already chosen (or around it) adds nothing.
+            boolean repeated = chosen.stream().anyMatch(c -> c.text.contains(s.text) || s.text.contains(c.text));
+            if (!repeated) {
+                chosen.add(s);
+            }
+            if (chosen.size() == maxSentences) {
+                break;
+            }
+        }
+        best = chosen;
         best.sort(Comparator.comparingInt(s -> s.order));
         StringBuilder out = new StringBuilder(LABEL);
         for (Sentence s : best) {

@@ -70,6 +70,14 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_overlappingChunks_quoteARepeatedSentenceOnce() {
+        ContextBlock first = block("a.md", "Keys rotate every ninety days across all tenants.");
+        ContextBlock overlap = block("b.md", "rotate every ninety days across all tenants. Old keys stop at once.");
+        ChatResult r = new ExtractiveBackend().chat(prompt(List.of(first, overlap), "keys rotate ninety days tenants"));
+        assertThat(r.text()).containsOnlyOnce("ninety days across all tenants");
+    }
+
+    @Test
     void chat_nothingMatches_saysSoWithoutCiting() {
         ChatResult r = new ExtractiveBackend().chat(prompt(List.of(block("a.md", "Unrelated text here.")),
                 "quantum chromodynamics"));
