@@ -1,14 +1,12 @@
 package dev.ragkit.benchmarks;
 
-import dev.langchain4j.data.embedding.Embedding;
-import dev.langchain4j.data.segment.TextSegment;
-import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import dev.ragkit.eval.BeirDataset;
 import dev.ragkit.eval.EvaluationReport;
 import dev.ragkit.eval.Ranker;
 import dev.ragkit.eval.RetrievalEvaluator;
 import dev.ragkit.ingest.Embedder;
+import dev.ragkit.langchain4j.LangChain4jEmbedder;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.RetrievedChunk;
 import dev.ragkit.retrieval.Retriever;
@@ -42,7 +40,7 @@ public final class CranfieldEvaluation {
     public static void main(String[] args) {
         Path dir = Path.of(args.length > 0 ? args[0] : "../shared/datasets/cranfield");
         BeirDataset dataset = BeirDataset.load(dir);
-        Embedder embedder = new MiniLmEmbedder(new AllMiniLmL6V2EmbeddingModel());
+        Embedder embedder = LangChain4jEmbedder.of(new AllMiniLmL6V2EmbeddingModel(), "all-minilm-l6-v2", 384);
         InMemoryDocumentStore store = InMemoryDocumentStore.builder().build();
         long start = System.nanoTime();
         RetrievalEvaluator.index(dataset, store, embedder, "eval");
@@ -66,37 +64,5 @@ public final class CranfieldEvaluation {
 
     private static void report(String mode, EvaluationReport report) {
         System.out.printf(Locale.ROOT, "%-8s %s%n", mode, report);
-    }
-
-    /** LangChain4j's in-process model as a RagKit {@link Embedder}. */
-    static final class MiniLmEmbedder implements Embedder {
-        private final EmbeddingModel model;
-
-        MiniLmEmbedder(EmbeddingModel model) {
-            this.model = model;
-        }
-
-        @Override
-        public float[][] embed(List<String> texts) {
-            List<TextSegment> segments = new ArrayList<>();
-            // LangChain4j rejects blank segments; a few Cranfield documents are empty.
-            texts.forEach(t -> segments.add(TextSegment.from(t.isBlank() ? "empty" : t)));
-            List<Embedding> embeddings = model.embedAll(segments).content();
-            float[][] out = new float[embeddings.size()][];
-            for (int i = 0; i < out.length; i++) {
-                out[i] = embeddings.get(i).vector();
-            }
-            return out;
-        }
-
-        @Override
-        public int dimension() {
-            return 384;
-        }
-
-        @Override
-        public String name() {
-            return "all-minilm-l6-v2";
-        }
     }
 }
