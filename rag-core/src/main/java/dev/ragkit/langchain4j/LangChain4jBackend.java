@@ -85,7 +85,10 @@ public final class LangChain4jBackend implements LlmBackend {
     private final @Nullable StreamingChatModel streamingModel;
     private final String name;
     private final Map<String, ModelInfo> modelInfo;
+    /** The caller's health check; null when pinging or without a check. */
     private final @Nullable Function<String, HealthStatus> healthCheck;
+    /** Whether {@code health} pings this backend's own chat model; toBuilder copies the flag, so a rebuilt backend pings its own model. */
+    private final boolean ping;
     private final boolean passModelName;
     private final Executor executor;
 
@@ -94,7 +97,8 @@ public final class LangChain4jBackend implements LlmBackend {
         this.streamingModel = b.streamingModel;
         this.name = b.name;
         this.modelInfo = Map.copyOf(b.modelInfo);
-        this.healthCheck = b.ping ? this::ping : b.healthCheck;
+        this.healthCheck = b.ping ? null : b.healthCheck;
+        this.ping = b.ping;
         this.passModelName = b.passModelName;
         this.executor = b.executor;
     }
@@ -136,6 +140,7 @@ public final class LangChain4jBackend implements LlmBackend {
         b.name = name;
         b.modelInfo.putAll(modelInfo);
         b.healthCheck = healthCheck;
+        b.ping = ping;
         b.passModelName = passModelName;
         b.executor = executor;
         return b;
@@ -268,7 +273,7 @@ public final class LangChain4jBackend implements LlmBackend {
     @Override
     public HealthStatus health(String model) {
         Objects.requireNonNull(model, "model");
-        Function<String, HealthStatus> check = healthCheck;
+        Function<String, HealthStatus> check = ping ? this::ping : healthCheck;
         if (check == null) {
             return new HealthStatus(true, false, Duration.ZERO, null, "not checked: LangChain4j model "
                     + describe(chatModel) + " offers no health check, so RagKit called nothing; configure"

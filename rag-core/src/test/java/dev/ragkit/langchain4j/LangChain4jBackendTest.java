@@ -392,6 +392,45 @@ final class LangChain4jBackendTest {
     }
 
     @Test
+    void toBuilder_pingCheckWithNewChatModel_pingsTheNewModel() {
+        FakeChatModel oldModel = FakeChatModel.answering("old");
+        FakeChatModel newModel = FakeChatModel.answering("new");
+        LangChain4jBackend first = LangChain4jBackend.builder().chatModel(oldModel).pingHealthCheck().build();
+
+        HealthStatus status = first.toBuilder().chatModel(newModel).build().health("m");
+
+        assertThat(status.healthy()).isTrue();
+        assertThat(newModel.requests).hasSize(1);
+        assertThat(oldModel.requests).isEmpty();
+    }
+
+    @Test
+    void toBuilder_pingCheckChosenAgain_accepted() {
+        FakeChatModel model = FakeChatModel.answering("pong");
+        LangChain4jBackend first = LangChain4jBackend.builder().chatModel(model).pingHealthCheck().build();
+
+        LangChain4jBackend second = first.toBuilder().pingHealthCheck().build();
+
+        assertThat(second.health("m").healthy()).isTrue();
+        assertThat(model.requests).hasSize(1);
+        assertThatThrownBy(() -> first.toBuilder().healthCheck(m -> null))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("pingHealthCheck()");
+    }
+
+    @Test
+    void toBuilder_customCheck_keptAndStillExclusiveWithPing() {
+        HealthStatus custom = new HealthStatus(true, true, Duration.ZERO, null, "custom");
+        FakeChatModel model = FakeChatModel.answering("x");
+        LangChain4jBackend first = LangChain4jBackend.builder().chatModel(model).healthCheck(m -> custom).build();
+
+        LangChain4jBackend second = first.toBuilder().chatModel(FakeChatModel.answering("y")).build();
+
+        assertThat(second.health("m")).isSameAs(custom);
+        assertThatThrownBy(() -> first.toBuilder().pingHealthCheck())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("healthCheck(..)");
+    }
+
+    @Test
     void builder_twoHealthChecksOrNoChatModel_rejected() {
         assertThatThrownBy(() -> LangChain4jBackend.builder().pingHealthCheck().healthCheck(m -> null))
                 .isInstanceOf(IllegalStateException.class);
