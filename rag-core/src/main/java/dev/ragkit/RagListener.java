@@ -6,8 +6,9 @@ import dev.ragkit.retrieval.RetrievedContext;
 /**
  * Observes a {@link RagPipeline}'s requests, for metrics and tracing. Every method does nothing by default.
  *
- * <p>Threading: methods run synchronously on the thread working on the request (the caller's for
- * {@code ask}, the executor's for {@code askAsync} and {@code stream}), so they must be fast and thread-safe; one
+ * <p>Threading: methods run synchronously on the thread working on the request — the caller's for {@code ask}, the
+ * executor's for {@code askAsync}; for {@code stream}, {@code requestStarted} runs on the caller's thread and the
+ * rest on the executor's or the backend's — so they must be fast and thread-safe; one
  * listener sees many requests at once. An exception thrown by a listener is logged and ignored.
  */
 public interface RagListener {

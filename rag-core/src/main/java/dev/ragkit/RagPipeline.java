@@ -33,7 +33,6 @@ import dev.ragkit.grounding.Router;
 import dev.ragkit.grounding.Routing;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.retrieval.Deduplicator;
-import dev.ragkit.retrieval.JaccardDeduplicator;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.RetrievedContext;
 import dev.ragkit.retrieval.Retriever;
@@ -87,6 +86,7 @@ public final class RagPipeline implements AutoCloseable {
     public static final String NOT_ENOUGH_INFORMATION = "The available documents do not contain enough information "
             + "to answer this question.";
     static final String NO_DOCUMENTS_REASON = "No relevant documents found";
+    static final String NO_CONTEXT_FITS_REASON = "Relevant documents were found, but none fits the token budget";
     static final String WITHOUT_CONTEXT_RULES = "No documents matched this question. Answer it from general "
             + "knowledge if you can, say clearly that the answer is not based on the organisation's documents, "
             + "and do not cite sources.";
@@ -196,7 +196,7 @@ public final class RagPipeline implements AutoCloseable {
             }
             call.succeeded(response);
             return response;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             call.failed(e);
             throw e;
         }
@@ -281,7 +281,13 @@ public final class RagPipeline implements AutoCloseable {
             info = KnownModels.lookup(model).orElse(null);
         }
         if (info == null) {
-            info = learnedModelInfo.computeIfAbsent(key, k -> backend.modelInfo(model));
+            info = learnedModelInfo.get(key);
+        }
+        if (info == null) {
+            // Not computeIfAbsent: the backend may call a server (or pull a model) for a long time.
+            ModelInfo asked = backend.modelInfo(model);
+            ModelInfo raced = learnedModelInfo.putIfAbsent(key, asked);
+            info = raced != null ? raced : asked;
         }
         return limitsTemplate.withContextWindow(info.contextWindow())
                 .withResponseReserve(Math.min(limitsTemplate.responseReserve(), info.maxResponseTokens()));
@@ -343,6 +349,10 @@ public final class RagPipeline implements AutoCloseable {
         String model;
         @Nullable Prompt prompt;
         @Nullable Prepared prepared;
+        /** Blocks the budget left out when none fitted; reported with the empty-context answer. */
+        List<ContextBlock> droppedByBudget = List.of();
+        /** Whether this request's audit record was already written (or tried): one record per request. */
+        boolean audited;
 
         Call(RagRequest request) {
             this.request = request;
@@ -365,12 +375,18 @@ public final class RagPipeline implements AutoCloseable {
             List<ContextBlock> candidates = context.isEmpty() ? List.of() : ContextBlocks.of(context,
                     linked -> store.chunksWithoutEmbeddings(request.scope(), linked.document().id()));
             if (candidates.isEmpty()) {
-                prepared = emptyContext();
+                prepared = emptyContext(NO_DOCUMENTS_REASON);
                 return prepared;
             }
             BudgetLimits limits = limitsFor(model);
             Prompt p = budgetFor(model, false).fit(limits, request.query(), request.history(), candidates);
             lap("budget");
+            if (p.blocks().isEmpty()) {
+                // Found, but nothing fits the budget: asking the model without context is what the policy decides.
+                droppedByBudget = p.dropped();
+                prepared = emptyContext(NO_CONTEXT_FITS_REASON);
+                return prepared;
+            }
             prompt = p;
             notifyListener(l -> l.promptBuilt(request, p));
             prepared = new Prepared(null, p, chatRequest(p), false);
@@ -381,7 +397,7 @@ public final class RagPipeline implements AutoCloseable {
             return new ChatRequest(model, p.messages(), temperature, p.responseReserve(), p.contextWindow(), seed);
         }
 
-        private Prepared emptyContext() {
+        private Prepared emptyContext(String reason) {
             switch (emptyContextPolicy) {
                 case ANSWER_WITHOUT_CONTEXT: {
                     Prompt p = budgetFor(model, true).fit(limitsFor(model), request.query(), request.history(),
@@ -392,19 +408,23 @@ public final class RagPipeline implements AutoCloseable {
                     return new Prepared(null, p, chatRequest(p), true);
                 }
                 case DECLINE:
-                    return new Prepared(fixed(NOT_ENOUGH_INFORMATION, new Routing(Action.DECLINE, null)), null, null,
-                            false);
+                    return new Prepared(fixed(NOT_ENOUGH_INFORMATION, new Routing(Action.DECLINE, null), reason),
+                            null, null, false);
                 case ROUTE_TO_HUMAN:
                 default:
                     return new Prepared(fixed(NOT_ENOUGH_INFORMATION_ROUTED,
-                            new Routing(Action.ROUTE, router.toAdministrator(NO_DOCUMENTS_REASON))), null, null, false);
+                            new Routing(Action.ROUTE, router.toAdministrator(reason)), reason), null, null, false);
             }
         }
 
-        private RagResponse fixed(String answer, Routing routing) {
-            return new RagResponse(request.requestId(), answer, ConfidenceScore.zero(NO_DOCUMENTS_REASON), List.of(),
+        private RagResponse fixed(String answer, Routing routing, String reason) {
+            return new RagResponse(request.requestId(), answer, ConfidenceScore.zero(reason), List.of(),
                     routing.action(), routing.target(), model, 0, 0, 0, Duration.ZERO, elapsed(), false, List.of(),
-                    List.of(), List.of(), List.of(), List.of(), Set.of(), timings);
+                    List.of(), sourceIds(droppedByBudget), List.of(), List.of(), reducedFlags(), timings);
+        }
+
+        private Set<ResponseFlag> reducedFlags() {
+            return droppedByBudget.isEmpty() ? Set.of() : EnumSet.of(ResponseFlag.CONTEXT_REDUCED);
         }
 
         /** Citations, confidence and routing on the model's whole answer. */
@@ -426,11 +446,13 @@ public final class RagPipeline implements AutoCloseable {
                 if (!unknown.isEmpty()) {
                     flags.add(ResponseFlag.UNKNOWN_SOURCE_IDS);
                 }
-                return new RagResponse(request.requestId(), answer, ConfidenceScore.zero(NO_DOCUMENTS_REASON
+                String reason = droppedByBudget.isEmpty() ? NO_DOCUMENTS_REASON : NO_CONTEXT_FITS_REASON;
+                flags.addAll(reducedFlags());
+                return new RagResponse(request.requestId(), answer, ConfidenceScore.zero(reason
                         + "; answered without documents"), List.of(), Action.ROUTE,
-                        router.toAdministrator(NO_DOCUMENTS_REASON), model, 0, 0, fitted.totalTokens(),
-                        Duration.ofNanos(generationNanos), elapsed(), false, List.of(), List.of(), List.of(),
-                        List.of(), unknown, flags, timings);
+                        router.toAdministrator(reason), model, 0, 0, fitted.totalTokens(),
+                        Duration.ofNanos(generationNanos), elapsed(), false, List.of(), List.of(),
+                        sourceIds(droppedByBudget), List.of(), unknown, flags, timings);
             }
             List<ContextBlock> used = fitted.blocks();
             Citations found = citations.extract(answer, used);
@@ -491,9 +513,11 @@ public final class RagPipeline implements AutoCloseable {
         }
 
         void failed(Throwable error) {
-            boolean cancelled = error instanceof CancellationException;
-            write(record(cancelled ? AuditOutcome.CANCELLED : AuditOutcome.ERROR, null, null,
-                    cancelled ? null : error.getClass().getName()), error);
+            if (!audited) {
+                boolean cancelled = error instanceof CancellationException;
+                write(record(cancelled ? AuditOutcome.CANCELLED : AuditOutcome.ERROR, null, null,
+                        cancelled ? null : error.getClass().getName()), error);
+            }
             notifyListener(l -> l.failed(request, error));
         }
 
@@ -508,6 +532,7 @@ public final class RagPipeline implements AutoCloseable {
         }
 
         private void write(AuditRecord record, @Nullable Throwable primary) {
+            audited = true;
             try {
                 audit.record(record);
             } catch (RuntimeException e) {
@@ -523,6 +548,12 @@ public final class RagPipeline implements AutoCloseable {
                 }
                 LOG.error("the audit record of request {} could not be written", record.requestId(), e);
             }
+        }
+    }
+
+    private static void rethrowIfError(Throwable t) {
+        if (t instanceof Error) {
+            throw (Error) t;
         }
     }
 
@@ -576,10 +607,14 @@ public final class RagPipeline implements AutoCloseable {
                         long generation = System.nanoTime() - g;
                         try {
                             executor.execute(() -> {
+                                if (isFinished()) {
+                                    return;            // cancelled meanwhile: no citations, no rating call
+                                }
                                 try {
                                     complete(call.finish(p, result, generation));
-                                } catch (RuntimeException e) {
+                                } catch (RuntimeException | Error e) {
                                     fail(e);
+                                    rethrowIfError(e);
                                 }
                             });
                         } catch (RuntimeException e) {
@@ -596,8 +631,15 @@ public final class RagPipeline implements AutoCloseable {
                 if (cancelled) {
                     c.cancel();
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 fail(e);
+                rethrowIfError(e);
+            }
+        }
+
+        private boolean isFinished() {
+            synchronized (lock) {
+                return done || cancelled;
             }
         }
 
@@ -618,6 +660,7 @@ public final class RagPipeline implements AutoCloseable {
                     call.succeeded(response);
                 } catch (RuntimeException e) {
                     done = true;
+                    call.failed(e);             // the listener hears of it; the audit was already tried once
                     out.onError(e);
                     return;
                 }
@@ -958,6 +1001,10 @@ public final class RagPipeline implements AutoCloseable {
             if (embedder == null) {
                 throw new IllegalStateException("no embedder: call embedder(...) with the model the documents were "
                         + "indexed with");
+            }
+            if (systemPrompt != null && promptBuilder != null) {
+                throw new IllegalStateException("both systemPrompt(...) and promptBuilder(...) were set; a custom "
+                        + "PromptBuilder carries its own rules (PromptBuilder.withSystemPrompt), so set one of them");
             }
             if ((backend == null) == (backendProvider == null)) {
                 throw new IllegalStateException(backend == null ? "no backend: call backend(backend) or "

@@ -440,6 +440,87 @@ final class RagPipelineTest {
     }
 
     @Test
+    void ask_auditFailsUnderFailRequest_isTriedOnceAndTheListenerHearsOfIt() {
+        AtomicInteger attempts = new AtomicInteger();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        AuditSink broken = record -> {
+            attempts.incrementAndGet();
+            throw new IllegalStateException("disk full");
+        };
+        RecordingBackend backend = RecordingBackend.answering(r -> "ok", "90");
+        RagPipeline strict = pipeline(backend).auditSink(broken).auditFailurePolicy(AuditFailurePolicy.FAIL_REQUEST)
+                .listener(new RagListener() {
+                    @Override
+                    public void failed(RagRequest request, Throwable error) {
+                        failures.add(error);
+                    }
+                }).build();
+        assertThatThrownBy(() -> strict.ask(RagRequest.of("How often do API keys rotate?", ENG)))
+                .isInstanceOf(AuditException.class);
+        assertThat(attempts).hasValue(1);
+        assertThat(failures).singleElement().isInstanceOf(AuditException.class);
+    }
+
+    @Test
+    void ask_nothingFitsTheBudget_appliesTheEmptyContextPolicyWithoutCallingTheModel() {
+        put("docs/long.md", "Long", ("API keys rotate every ninety days and more words follow here ").repeat(120),
+                PromotionLevel.STANDARD, null, "eng");
+        RecordingBackend backend = RecordingBackend.answering(r -> "should not be asked", "90");
+        RagResponse r = pipeline(backend).maxContextTokens(40)
+                .retrievalOptions(RetrievalOptions.chunkQa().toBuilder().minRelevance(0).build()).build()
+                .ask(RagRequest.of("How often do API keys rotate?", ENG));
+        assertThat(backend.requests).isEmpty();
+        assertThat(r.action()).isEqualTo(Action.ROUTE);
+        assertThat(r.routeTo().reason()).isEqualTo("Relevant documents were found, but none fits the token budget");
+        assertThat(r.droppedSources()).isNotEmpty();
+        assertThat(r.flags()).contains(ResponseFlag.CONTEXT_REDUCED);
+        assertThat(audit.only().outcome()).isEqualTo(AuditOutcome.EMPTY_CONTEXT);
+
+        RagResponse declined = pipeline(backend).maxContextTokens(40).emptyContextPolicy(EmptyContextPolicy.DECLINE)
+                .retrievalOptions(RetrievalOptions.chunkQa().toBuilder().minRelevance(0).build()).build()
+                .ask(RagRequest.of("How often do API keys rotate?", ENG));
+        assertThat(declined.action()).isEqualTo(Action.DECLINE);
+        assertThat(backend.requests).isEmpty();
+    }
+
+    @Test
+    void ask_anErrorNotAnException_isAuditedAndRethrown() {
+        RecordingBackend backend = RecordingBackend.scripted(r -> {
+            throw new AssertionError("a bug in a backend");
+        });
+        RagPipeline rag = pipeline(backend).build();
+        assertThatThrownBy(() -> rag.ask(RagRequest.of("How often do API keys rotate?", ENG)))
+                .isInstanceOf(AssertionError.class);
+        assertThat(audit.only().errorType()).isEqualTo(AssertionError.class.getName());
+    }
+
+    @Test
+    void stream_anErrorNotAnException_stillEndsWithOnErrorAndIsAudited() throws Exception {
+        RecordingStreamListener out = new RecordingStreamListener();
+        RagPipeline rag = pipeline(RecordingBackend.answering(r -> "ok", "90")).embedder(new dev.ragkit.ingest.Embedder() {
+            @Override
+            public float[][] embed(List<String> texts) {
+                throw new AssertionError("a bug in an embedder");
+            }
+
+            @Override
+            public int dimension() {
+                return DIM;
+            }
+
+            @Override
+            public String name() {
+                return "broken";
+            }
+        }).executor(Runnable::run).build();
+        assertThatThrownBy(() -> rag.stream(RagRequest.of("How often do API keys rotate?", ENG), out))
+                .isInstanceOf(AssertionError.class);            // rethrown to the executor (here: the caller)
+        assertThat(out.done.await(1, TimeUnit.SECONDS)).isTrue();
+        assertThat(out.error).isInstanceOf(AssertionError.class);
+        assertThat(audit.only().outcome()).isEqualTo(AuditOutcome.ERROR);
+    }
+
+    @Test
     void ask_queryRedactionNone_keepsTheQuestion() {
         RecordingBackend backend = RecordingBackend.answering(r -> "ok", "90");
         pipeline(backend).queryRedaction(QueryRedaction.NONE).build()
@@ -627,6 +708,9 @@ final class RagPipelineTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RagPipeline.builder().systemPrompt(" "))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> pipeline(backend).systemPrompt("Rules.").promptBuilder(
+                dev.ragkit.generation.PromptBuilder.standard()).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("set one of them");
         assertThatThrownBy(() -> RagPipeline.builder().backend("no-such-backend", Map.of()).store(store)
                 .embedder(embedder()).build()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no LLM backend provider with id 'no-such-backend'");
