@@ -9,12 +9,21 @@ import java.util.Objects;
  * those counts to the local counter's, and counts are the local count times that ratio plus a safety margin, so
  * budgets converge on what the model really sees (including its chat template's tokens).
  *
- * <p>Before any observation the ratio is 1. Observations are smoothed (each moves the ratio a fifth of the way);
- * ratios below 0.5 or above 2 are ignored as implausible — a server that reuses a cached prompt prefix reports
- * fewer tokens than the prompt holds. Thread-safe.
+ * <p>Before any observation the ratio is 1. Observations are smoothed (each moves the ratio a fifth of the way).
+ * Two kinds are ignored:
+ * <ul>
+ *   <li>ratios below 0.5 or above 2, as implausible;</li>
+ *   <li>after the first observation, ratios below 90 % of the current ratio. Ollama may reuse a cached prompt
+ *       prefix and then reports fewer prompt tokens than the prompt holds; learning from such a reply would lower the
+ *       ratio, undercount, and let a prompt overrun the model's real context window. So the ratio rises freely but
+ *       falls only through observations within 10 % of it, slowly (a fifth of the way each time).</li>
+ * </ul>
+ * Thread-safe.
  */
 public final class CalibratedTokenCounter implements TokenCounter {
     private static final double SMOOTHING = 0.2;
+    /** An observed ratio below this fraction of the current one is taken for a partly cached prompt. */
+    private static final double LOWEST_DROP = 0.9;
 
     private final TokenCounter local;
     private final double margin;
@@ -38,7 +47,8 @@ public final class CalibratedTokenCounter implements TokenCounter {
      *
      * @param localCount    the local counter's count of the prompt as sent
      * @param reportedCount the server's count of the same prompt
-     * @return whether the observation was used
+     * @return whether the observation was used (not when implausible or, after the first, below 90 % of the current
+     *         ratio)
      */
     public synchronized boolean observe(int localCount, int reportedCount) {
         if (localCount <= 0 || reportedCount <= 0) {
@@ -47,6 +57,9 @@ public final class CalibratedTokenCounter implements TokenCounter {
         double observed = (double) reportedCount / localCount;
         if (observed < 0.5 || observed > 2.0) {
             return false;
+        }
+        if (observations > 0 && observed < LOWEST_DROP * ratio) {
+            return false; // most likely a reused prompt prefix: the server counted only part of the prompt
         }
         ratio = observations == 0 ? observed : ratio + SMOOTHING * (observed - ratio);
         observations++;
