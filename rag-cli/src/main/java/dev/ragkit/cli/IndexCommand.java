@@ -30,7 +30,7 @@ final class IndexCommand extends CliCommand {
     boolean sync;
 
     @Option(names = "--prefix", description = "the path prefix of this folder's documents in the index "
-            + "(default: the folder's path relative to the working directory, or its name)")
+            + "(default: the folder's name, e.g. docs)")
     String prefix;
 
     IndexCommand(CliContext context) {
@@ -66,15 +66,9 @@ final class IndexCommand extends CliCommand {
         return RagkitCli.OK;
     }
 
-    /** The folder's path relative to the working directory when it is inside it, else its name. */
-    private String defaultPrefix(Path root) {
-        Path cwd = context.cwd.toAbsolutePath().normalize();
-        Path abs = root.toAbsolutePath().normalize();
-        String relative = abs.startsWith(cwd) ? cwd.relativize(abs).toString().replace('\\', '/') : "";
-        if (relative.isEmpty() || relative.startsWith("..")) {
-            Path name = abs.getFileName();
-            relative = name == null ? "" : name.toString();
-        }
-        return relative;
+    /** The folder's own name: the same files get the same paths wherever the command runs from. */
+    private static String defaultPrefix(Path root) {
+        Path name = root.toAbsolutePath().normalize().getFileName();
+        return name == null ? "" : name.toString();
     }
 }

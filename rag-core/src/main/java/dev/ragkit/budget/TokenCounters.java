@@ -170,10 +170,10 @@ public final class TokenCounters {
         }
     }
 
-    /** A Caffeine cache keyed by the text itself. */
     /** The longest text {@link #cached} keeps: comfortably more than a formatted 500-token chunk. */
     public static final int MAX_CACHED_CHARS = 16_384;
 
+    /** A Caffeine cache keyed by the text itself (and by text and budget for prefixes). */
     private static final class CachedCounter implements TokenCounter {
         private final TokenCounter delegate;
         private final Cache<Object, Integer> cache;     // String → count, PrefixKey → fitting prefix

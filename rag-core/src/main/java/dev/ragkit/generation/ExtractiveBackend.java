@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * key terms with the question, each followed by its {@code [SourceId: …]}. Deterministic, instant and offline; for
  * machines without a model server. Its answers say they are extractive, and its model name is {@value #MODEL}, so
  * it never passes for a language model. It cannot rate answers: a self-rating request gets a reply that is not a
- * number (turn self-rating off with it).
+ * number (turn self-rating off with it). It reads the blocks in the layout of {@link PromptBuilder#standard()}
+ * ({@code [SourceId: …]}, header lines, {@code ---}, text, {@code ---}); other layouts find no blocks.
  */
 public final class ExtractiveBackend implements LlmBackend {
 
@@ -76,10 +77,16 @@ public final class ExtractiveBackend implements LlmBackend {
         Set<String> wanted = ConfidenceScorer.keyTerms(question);
         List<Sentence> sentences = new ArrayList<>();
         Matcher block = BLOCK.matcher(system);
-        while (block.find()) {
+        boolean found = block.find();
+        while (found) {
+            String sourceId = block.group(1);
             int bodyStart = block.end();
-            int bodyEnd = system.indexOf("\n---", bodyStart);
-            String body = system.substring(bodyStart, bodyEnd < 0 ? system.length() : bodyEnd);
+            found = block.find();
+            // The body ends at the last "---" fence before the next block (or the end): a "---" line inside the
+            // document (a markdown rule) stays part of it.
+            int limit = found ? block.start() : system.length();
+            int bodyEnd = system.lastIndexOf("\n---", limit - 1);
+            String body = system.substring(bodyStart, bodyEnd < bodyStart ? limit : bodyEnd);
             for (String s : sentences(body)) {
                 String text = s.strip();
                 if (text.isEmpty()) {
@@ -88,7 +95,7 @@ public final class ExtractiveBackend implements LlmBackend {
                 Set<String> terms = ConfidenceScorer.keyTerms(text);
                 terms.retainAll(wanted);
                 if (!terms.isEmpty()) {
-                    sentences.add(new Sentence(text, block.group(1), sentences.size(), terms.size()));
+                    sentences.add(new Sentence(text, sourceId, sentences.size(), terms.size()));
                 }
             }
         }
@@ -118,8 +125,8 @@ public final class ExtractiveBackend implements LlmBackend {
     }
 
     /**
-     * The sentences of a block's text: paragraphs (split at blank lines) with their lines joined, headings and the
-     * budget's cut marker left out, then split after {@code .}, {@code !} or {@code ?}.
+     * The sentences of a block's text: paragraphs (split at blank lines) with their lines joined, headings, rules,
+     * code fences and the budget's cut marker left out, then split after {@code .}, {@code !} or {@code ?}.
      */
     static List<String> sentences(String body) {
         List<String> out = new ArrayList<>();
@@ -127,7 +134,8 @@ public final class ExtractiveBackend implements LlmBackend {
             StringBuilder joined = new StringBuilder();
             for (String line : paragraph.split("\\n")) {
                 String l = line.strip();
-                if (l.isEmpty() || l.startsWith("#") || l.startsWith("[... cut here") || l.startsWith("```")) {
+                if (l.isEmpty() || l.startsWith("#") || l.startsWith("[... cut here") || l.startsWith("```")
+                        || l.matches("[-*_ ]{3,}")) {
                     continue;
                 }
                 if (joined.length() > 0) {

@@ -78,6 +78,14 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_markdownRuleInsideADocument_keepsTheTextAfterIt() {
+        ContextBlock a = block("a.md", "Intro text.\n---\nKeys rotate every ninety days.");
+        ContextBlock b = block("b.md", "Vacation requests go to the portal.");
+        ChatResult r = new ExtractiveBackend().chat(prompt(List.of(a, b), "keys rotate ninety days"));
+        assertThat(r.text()).contains("\n- Keys rotate every ninety days. [SourceId: " + a.sourceId() + "]");
+    }
+
+    @Test
     void chat_nothingMatches_saysSoWithoutCiting() {
         ChatResult r = new ExtractiveBackend().chat(prompt(List.of(block("a.md", "Unrelated text here.")),
                 "quantum chromodynamics"));
