@@ -27,7 +27,8 @@ import java.util.Objects;
  *       <td>{@link #chatModel()}</td></tr>
  *   <tr><td>{@code RAG_TEMPERATURE}</td><td>0.1</td><td>a number from 0 to 2</td>
  *       <td>{@link #temperature()}</td></tr>
- *   <tr><td>{@code RAG_TIMEOUT_SECONDS}</td><td>30</td><td>a whole number of seconds, at least 1</td>
+ *   <tr><td>{@code RAG_TIMEOUT_SECONDS}</td><td>30</td>
+ *       <td>a whole number of seconds from 1 to 86400 (a day, {@link #MAX_TIMEOUT})</td>
  *       <td>{@link #timeout()}</td></tr>
  *   <tr><td>{@code RAG_CONFIDENCE_THRESHOLD}</td><td>60</td><td>a whole number from 0 to 100</td>
  *       <td>{@link #confidenceThreshold()}</td></tr>
@@ -56,6 +57,12 @@ import java.util.Objects;
  * </table>
  */
 public final class RagConfig {
+
+    /**
+     * The longest {@link #timeout()}: a day. Backends take it as the upper bound of their own time limits, so a
+     * value is rejected once, where it is set.
+     */
+    public static final Duration MAX_TIMEOUT = Duration.ofDays(1);
 
     /** Environment variable of {@link #ollamaBaseUrl()}. */
     public static final String OLLAMA_BASE_URL = "OLLAMA_BASE_URL";
@@ -91,8 +98,9 @@ public final class RagConfig {
     private static final String URL_RULE = "an http or https URL with a host, such as http://localhost:11434";
     private static final String MODEL_RULE = "a model name that is not blank, such as llama3.2";
     private static final String TEMPERATURE_RULE = "a number from 0 to 2";
-    private static final String TIMEOUT_RULE = "a positive duration";
-    private static final String TIMEOUT_SECONDS_RULE = "a whole number of seconds, at least 1";
+    private static final String TIMEOUT_RULE = "a positive duration of at most a day (RagConfig.MAX_TIMEOUT)";
+    private static final String TIMEOUT_SECONDS_RULE = "a whole number of seconds from 1 to "
+            + MAX_TIMEOUT.toSeconds() + " (a day)";
     private static final String CONFIDENCE_RULE = "a whole number from 0 to 100";
     private static final String EMAIL_RULE = "an e-mail address with text on both sides of the '@' and no spaces";
     private static final String AT_LEAST_0 = "a whole number, at least 0";
@@ -173,6 +181,7 @@ public final class RagConfig {
         read(env, RAG_TEMPERATURE, TEMPERATURE_RULE, v -> b.temperature(parseNumber(v)));
         read(env, RAG_TIMEOUT_SECONDS, TIMEOUT_SECONDS_RULE,
                 v -> b.timeout(Duration.ofSeconds(atLeast(Integer.parseInt(v), 1, "timeout seconds"))));
+        // timeout(..) rejects more than MAX_TIMEOUT; read(..) reports it under RAG_TIMEOUT_SECONDS with its range
         read(env, RAG_CONFIDENCE_THRESHOLD, CONFIDENCE_RULE, v -> b.confidenceThreshold(Integer.parseInt(v)));
         read(env, RAG_ADMIN_EMAIL, EMAIL_RULE, b::adminEmail);
         read(env, RAG_MAX_CONTEXT_TOKENS, AT_LEAST_1, v -> b.maxContextTokens(Integer.parseInt(v)));
@@ -412,11 +421,13 @@ public final class RagConfig {
         }
 
         /**
-         * @param timeout positive
+         * @param timeout positive and at most {@link RagConfig#MAX_TIMEOUT} (a day)
          * @return this builder
          */
         public Builder timeout(Duration timeout) {
-            if (Objects.requireNonNull(timeout, "timeout").isNegative() || timeout.isZero()) {
+            // compareTo, not toMillis(): toMillis() overflows for huge durations
+            if (Objects.requireNonNull(timeout, "timeout").isNegative() || timeout.isZero()
+                    || timeout.compareTo(MAX_TIMEOUT) > 0) {
                 throw rejected("timeout", TIMEOUT_RULE, timeout);
             }
             this.timeout = timeout;

@@ -177,10 +177,12 @@ final class RagConfigTest {
                 Arguments.of("RAG_TEMPERATURE", "NaN", "a number from 0 to 2"),
                 Arguments.of("RAG_TEMPERATURE", "0.5f", "a number from 0 to 2"),
                 Arguments.of("RAG_TEMPERATURE", "0,5", "a number from 0 to 2"),
-                Arguments.of("RAG_TIMEOUT_SECONDS", "0", "whole number of seconds, at least 1"),
-                Arguments.of("RAG_TIMEOUT_SECONDS", "-5", "whole number of seconds, at least 1"),
-                Arguments.of("RAG_TIMEOUT_SECONDS", "30s", "whole number of seconds, at least 1"),
-                Arguments.of("RAG_TIMEOUT_SECONDS", "1.5", "whole number of seconds, at least 1"),
+                Arguments.of("RAG_TIMEOUT_SECONDS", "0", "whole number of seconds from 1 to 86400 (a day)"),
+                Arguments.of("RAG_TIMEOUT_SECONDS", "-5", "whole number of seconds from 1 to 86400 (a day)"),
+                Arguments.of("RAG_TIMEOUT_SECONDS", "30s", "whole number of seconds from 1 to 86400 (a day)"),
+                Arguments.of("RAG_TIMEOUT_SECONDS", "1.5", "whole number of seconds from 1 to 86400 (a day)"),
+                Arguments.of("RAG_TIMEOUT_SECONDS", "86401", "whole number of seconds from 1 to 86400 (a day)"),
+                Arguments.of("RAG_TIMEOUT_SECONDS", "2147483647", "whole number of seconds from 1 to 86400 (a day)"),
                 Arguments.of("RAG_CONFIDENCE_THRESHOLD", "101", "whole number from 0 to 100"),
                 Arguments.of("RAG_CONFIDENCE_THRESHOLD", "-1", "whole number from 0 to 100"),
                 Arguments.of("RAG_CONFIDENCE_THRESHOLD", "60.5", "whole number from 0 to 100"),
@@ -225,6 +227,23 @@ final class RagConfigTest {
     }
 
     @Test
+    void fromEnvironment_timeoutOfADay_isTheLongestAccepted() {
+        RagConfig c = RagConfig.fromEnvironment(Map.of("RAG_TIMEOUT_SECONDS", "86400"));
+
+        assertThat(c.timeout()).isEqualTo(RagConfig.MAX_TIMEOUT).isEqualTo(Duration.ofDays(1));
+        assertThat(RagConfig.builder().timeout(RagConfig.MAX_TIMEOUT).build().timeout())
+                .isEqualTo(RagConfig.MAX_TIMEOUT);
+    }
+
+    @Test
+    void fromEnvironment_timeoutOverADay_namesTheVariableAndTheRange() {
+        assertThatThrownBy(() -> RagConfig.fromEnvironment(Map.of("RAG_TIMEOUT_SECONDS", "90000")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("RAG_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 86400 (a day),"
+                        + " got '90000'");
+    }
+
+    @Test
     void fromEnvironment_badTemperature_hasTheDocumentedMessage() {
         assertThatThrownBy(() -> RagConfig.fromEnvironment(Map.of("RAG_TEMPERATURE", "hot")))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -258,6 +277,8 @@ final class RagConfigTest {
                 bad("temperature", b -> b.temperature(Double.NaN)),
                 bad("timeout", b -> b.timeout(Duration.ZERO)),
                 bad("timeout", b -> b.timeout(Duration.ofSeconds(-1))),
+                bad("timeout", b -> b.timeout(RagConfig.MAX_TIMEOUT.plusNanos(1))),
+                bad("timeout", b -> b.timeout(Duration.ofSeconds(Long.MAX_VALUE))),
                 bad("confidenceThreshold", b -> b.confidenceThreshold(101)),
                 bad("adminEmail", b -> b.adminEmail("nobody")),
                 bad("maxContextTokens", b -> b.maxContextTokens(0)),
