@@ -645,8 +645,9 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
 
         private static Duration positive(Duration d, String name) {
             Objects.requireNonNull(d, name);
-            if (d.isZero() || d.isNegative() || d.compareTo(Duration.ofDays(1)) > 0) {
-                throw new IllegalArgumentException(name + " must be positive and at most a day, got " + d);
+            if (d.isZero() || d.isNegative() || d.compareTo(RagConfig.MAX_TIMEOUT) > 0) {
+                throw new IllegalArgumentException(name + " must be positive and at most a day (RagConfig.MAX_TIMEOUT),"
+                        + " got " + d);
             }
             return d;
         }

@@ -193,8 +193,9 @@ public final class OllamaEmbedder implements Embedder {
         public Builder timeout(Duration timeout) {
             Objects.requireNonNull(timeout, "timeout");
             // compareTo, not toMillis(): toMillis() overflows for huge durations
-            if (timeout.isZero() || timeout.isNegative() || timeout.compareTo(Duration.ofDays(1)) > 0) {
-                throw new IllegalArgumentException("timeout must be positive and at most a day, got " + timeout);
+            if (timeout.isZero() || timeout.isNegative() || timeout.compareTo(RagConfig.MAX_TIMEOUT) > 0) {
+                throw new IllegalArgumentException("timeout must be positive and at most a day (RagConfig.MAX_TIMEOUT),"
+                        + " got " + timeout);
             }
             this.timeout = timeout;
             return this;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ragkit.LlmTimeoutException;
 import dev.ragkit.LlmUnavailableException;
 import dev.ragkit.ModelNotFoundException;
+import dev.ragkit.RagConfig;
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;
 import dev.ragkit.generation.LlmBackend;
@@ -225,6 +226,27 @@ final class OllamaBackendProviderTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("readTimeout");
         assertThatThrownBy(() -> b.callTimeout(Duration.ofSeconds(Long.MAX_VALUE)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("callTimeout");
+    }
+
+    @Test
+    void builder_timeoutOverRagConfigMaxTimeout_isRejectedAndTheMaxAccepted() {
+        OllamaBackend.Builder b = OllamaBackend.builder();
+
+        assertThatThrownBy(() -> b.readTimeout(RagConfig.MAX_TIMEOUT.plusNanos(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("RagConfig.MAX_TIMEOUT");
+        b.connectTimeout(RagConfig.MAX_TIMEOUT).readTimeout(RagConfig.MAX_TIMEOUT).callTimeout(RagConfig.MAX_TIMEOUT)
+                .build().close();
+    }
+
+    @Test
+    void load_timeoutOfRagConfigMaxTimeout_isAcceptedAndOneMoreSecondRejected() {
+        String max = String.valueOf(RagConfig.MAX_TIMEOUT.toSeconds());
+        load("timeout-seconds", max, "connect-timeout-seconds", max).close();
+
+        assertThatThrownBy(() -> LlmBackends.load("ollama",
+                Map.of("timeout-seconds", String.valueOf(RagConfig.MAX_TIMEOUT.toSeconds() + 1))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'timeout-seconds'").hasMessageContaining("from 1 to 86400");
     }
 
     @ParameterizedTest

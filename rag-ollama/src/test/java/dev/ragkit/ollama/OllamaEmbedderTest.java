@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.LlmUnavailableException;
 import dev.ragkit.ModelNotFoundException;
+import dev.ragkit.RagConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -428,6 +429,8 @@ final class OllamaEmbedderTest {
                 .hasMessageContaining("timeout");
         assertThatThrownBy(() -> b.timeout(Duration.ofSeconds(Long.MAX_VALUE)))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(b.timeout(Duration.ofDays(1)).build().name()).isEqualTo("ollama:all-minilm");
+        assertThatThrownBy(() -> b.timeout(RagConfig.MAX_TIMEOUT.plusNanos(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("RagConfig.MAX_TIMEOUT");
+        assertThat(b.timeout(RagConfig.MAX_TIMEOUT).build().name()).isEqualTo("ollama:all-minilm");
     }
 }
