@@ -389,8 +389,7 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
     @Override
     public void close() {
         if (ownsClient) {
-            http.client.dispatcher().executorService().shutdown();
-            http.client.connectionPool().evictAll();
+            OllamaHttp.release(http.client);
         }
     }
 
@@ -496,7 +495,7 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
 
     /** Configures an {@link OllamaBackend}. Not thread-safe. */
     public static final class Builder {
-        private HttpUrl baseUrl = Objects.requireNonNull(HttpUrl.parse(DEFAULT_BASE_URL + "/"));
+        private HttpUrl baseUrl = OllamaHttp.parseBaseUrl(DEFAULT_BASE_URL);
         private Duration connectTimeout = Duration.ofSeconds(5);
         private Duration readTimeout = Duration.ofSeconds(30);
         private Duration callTimeout = Duration.ofSeconds(30);
@@ -532,24 +531,19 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
 
         /** @param url the server, e.g. {@code http://localhost:11434} (http or https) @return this builder */
         public Builder baseUrl(String url) {
-            Objects.requireNonNull(url, "url");
-            HttpUrl parsed = HttpUrl.parse(url.endsWith("/") ? url : url + "/");
-            if (parsed == null) {
-                throw new IllegalArgumentException("not an http(s) URL: '" + url + "'; e.g. http://localhost:11434");
-            }
-            this.baseUrl = parsed;
+            this.baseUrl = OllamaHttp.parseBaseUrl(url);
             return this;
         }
 
         /** @param timeout the limit to open a connection (default 5 s) @return this builder */
         public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = positive(timeout, "connectTimeout");
+            this.connectTimeout = OllamaHttp.positiveTimeout(timeout, "connectTimeout");
             return this;
         }
 
         /** @param timeout the longest wait for the next bytes (default 30 s) @return this builder */
         public Builder readTimeout(Duration timeout) {
-            this.readTimeout = positive(timeout, "readTimeout");
+            this.readTimeout = OllamaHttp.positiveTimeout(timeout, "readTimeout");
             return this;
         }
 
@@ -559,7 +553,7 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
          * @return this builder
          */
         public Builder callTimeout(Duration timeout) {
-            this.callTimeout = positive(timeout, "callTimeout");
+            this.callTimeout = OllamaHttp.positiveTimeout(timeout, "callTimeout");
             return this;
         }
 
@@ -593,10 +587,7 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
 
         /** @param retries retries of connection failures and 429/502/503, 0–10 (default 2) @return this builder */
         public Builder maxRetries(int retries) {
-            if (retries < 0 || retries > 10) {
-                throw new IllegalArgumentException("maxRetries must be in [0, 10], got " + retries);
-            }
-            this.maxRetries = retries;
+            this.maxRetries = OllamaHttp.retries(retries);
             return this;
         }
 
@@ -641,15 +632,6 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
         /** @return the backend */
         public OllamaBackend build() {
             return new OllamaBackend(this);
-        }
-
-        private static Duration positive(Duration d, String name) {
-            Objects.requireNonNull(d, name);
-            if (d.isZero() || d.isNegative() || d.compareTo(RagConfig.MAX_TIMEOUT) > 0) {
-                throw new IllegalArgumentException(name + " must be positive and at most a day (RagConfig.MAX_TIMEOUT),"
-                        + " got " + d);
-            }
-            return d;
         }
     }
 }

@@ -72,9 +72,9 @@ public final class OllamaBackendProvider implements LlmBackendProvider {
             } catch (NumberFormatException e) {
                 retries = -1;
             }
-            if (retries < 0 || retries > 10) {
-                throw new IllegalArgumentException("ollama setting 'max-retries' must be a whole number from 0 to 10,"
-                        + " got '" + v + "'");
+            if (retries < 0 || retries > OllamaHttp.MAX_RETRIES) {
+                throw new IllegalArgumentException("ollama setting 'max-retries' must be a whole number from 0 to "
+                        + OllamaHttp.MAX_RETRIES + ", got '" + v + "'");
             }
             b.maxRetries(retries);
         });

@@ -19,18 +19,23 @@ import org.jspecify.annotations.Nullable;
  * The dimension is taken from the first reply (or set up front) and every later vector is checked against it.
  * Errors are typed like {@link OllamaBackend}'s. Thread-safe.
  *
+ * <p>Without {@link Builder#httpClient(OkHttpClient) httpClient(..)} the embedder creates its own HTTP client;
+ * {@link #close()} then releases its threads and connections. A client passed in stays the caller's to close.
+ *
  * <pre>{@code
  * Embedder embedder = CachingEmbedder.of(OllamaEmbedder.builder().model("nomic-embed-text").build());
  * }</pre>
  */
-public final class OllamaEmbedder implements Embedder {
+public final class OllamaEmbedder implements Embedder, AutoCloseable {
     private final OllamaHttp http;
+    private final boolean ownsClient;
     private final String model;
     private final int batchSize;
     private final boolean truncate;
     private volatile int dimension;
 
     private OllamaEmbedder(Builder b) {
+        this.ownsClient = b.client == null;
         OkHttpClient client = (b.client != null ? b.client : new OkHttpClient()).newBuilder()
                 .connectTimeout(b.connectTimeout).readTimeout(b.timeout).callTimeout(b.timeout).build();
         this.http = new OllamaHttp(client, b.baseUrl, b.maxRetries, Duration.ofMillis(250));
@@ -116,9 +121,26 @@ public final class OllamaEmbedder implements Embedder {
         return "ollama:" + model;
     }
 
+    /**
+     * Shuts down the HTTP client's dispatcher threads and closes its idle connections when the embedder created the
+     * client; does nothing to a client passed to {@link Builder#httpClient(OkHttpClient)}. Calling it again does
+     * nothing more.
+     */
+    @Override
+    public void close() {
+        if (ownsClient) {
+            OllamaHttp.release(http.client);
+        }
+    }
+
+    /** @return the HTTP client requests go through (for tests) */
+    OkHttpClient httpClient() {
+        return http.client;
+    }
+
     /** Configures an {@link OllamaEmbedder}. Not thread-safe. */
     public static final class Builder {
-        private HttpUrl baseUrl = Objects.requireNonNull(HttpUrl.parse(OllamaBackend.DEFAULT_BASE_URL + "/"));
+        private HttpUrl baseUrl = OllamaHttp.parseBaseUrl(OllamaBackend.DEFAULT_BASE_URL);
         private @Nullable String model;
         private int batchSize = 32;
         private int dimension;
@@ -152,12 +174,7 @@ public final class OllamaEmbedder implements Embedder {
 
         /** @param url the server, e.g. {@code http://localhost:11434} @return this builder */
         public Builder baseUrl(String url) {
-            Objects.requireNonNull(url, "url");
-            HttpUrl parsed = HttpUrl.parse(url.endsWith("/") ? url : url + "/");
-            if (parsed == null) {
-                throw new IllegalArgumentException("not an http(s) URL: '" + url + "'; e.g. http://localhost:11434");
-            }
-            this.baseUrl = parsed;
+            this.baseUrl = OllamaHttp.parseBaseUrl(url);
             return this;
         }
 
@@ -191,22 +208,13 @@ public final class OllamaEmbedder implements Embedder {
 
         /** @param timeout read and whole-call limit per request, up to a day (default 30 s) @return this builder */
         public Builder timeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            // compareTo, not toMillis(): toMillis() overflows for huge durations
-            if (timeout.isZero() || timeout.isNegative() || timeout.compareTo(RagConfig.MAX_TIMEOUT) > 0) {
-                throw new IllegalArgumentException("timeout must be positive and at most a day (RagConfig.MAX_TIMEOUT),"
-                        + " got " + timeout);
-            }
-            this.timeout = timeout;
+            this.timeout = OllamaHttp.positiveTimeout(timeout, "timeout");
             return this;
         }
 
         /** @param retries retries of connection failures and 429/502/503, 0–10 (default 2) @return this */
         public Builder maxRetries(int retries) {
-            if (retries < 0 || retries > 10) {
-                throw new IllegalArgumentException("maxRetries must be in [0, 10], got " + retries);
-            }
-            this.maxRetries = retries;
+            this.maxRetries = OllamaHttp.retries(retries);
             return this;
         }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.LlmTimeoutException;
 import dev.ragkit.LlmUnavailableException;
 import dev.ragkit.ModelNotFoundException;
+import dev.ragkit.RagConfig;
 import dev.ragkit.RagException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -14,6 +15,7 @@ import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.function.Consumer;
 import okhttp3.Call;
 import okhttp3.HttpUrl;
@@ -35,6 +37,8 @@ final class OllamaHttp {
     private static final Logger LOG = LoggerFactory.getLogger(OllamaHttp.class);
     private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
     static final ObjectMapper MAPPER = new ObjectMapper();
+    /** The most retries a builder accepts. */
+    static final int MAX_RETRIES = 10;
 
     final OkHttpClient client;
     final HttpUrl base;
@@ -49,6 +53,47 @@ final class OllamaHttp {
         this.backoff = backoff;
         this.limits = "connect " + seconds(client.connectTimeoutMillis()) + ", read "
                 + seconds(client.readTimeoutMillis()) + ", whole call " + seconds(client.callTimeoutMillis());
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // The builders' shared checks: each rejects a bad value at once with an IllegalArgumentException
+
+    /**
+     * @param url an http(s) URL, with or without a trailing slash
+     * @return the URL ending in a slash, so that API paths are resolved under any path prefix it has
+     */
+    static HttpUrl parseBaseUrl(String url) {
+        Objects.requireNonNull(url, "url");
+        HttpUrl parsed = HttpUrl.parse(url.endsWith("/") ? url : url + "/");
+        if (parsed == null) {
+            throw new IllegalArgumentException("not an http(s) URL: '" + url + "'; e.g. http://localhost:11434");
+        }
+        return parsed;
+    }
+
+    /** @return {@code retries} when it is from 0 to {@value #MAX_RETRIES} */
+    static int retries(int retries) {
+        if (retries < 0 || retries > MAX_RETRIES) {
+            throw new IllegalArgumentException("maxRetries must be in [0, " + MAX_RETRIES + "], got " + retries);
+        }
+        return retries;
+    }
+
+    /** @return {@code timeout} when it is positive and at most {@link RagConfig#MAX_TIMEOUT}; {@code name} names it */
+    static Duration positiveTimeout(Duration timeout, String name) {
+        Objects.requireNonNull(timeout, name);
+        // compareTo, not toMillis(): toMillis() overflows for huge durations
+        if (timeout.isZero() || timeout.isNegative() || timeout.compareTo(RagConfig.MAX_TIMEOUT) > 0) {
+            throw new IllegalArgumentException(name + " must be positive and at most a day (RagConfig.MAX_TIMEOUT),"
+                    + " got " + timeout);
+        }
+        return timeout;
+    }
+
+    /** Releases a client's dispatcher threads and idle connections; harmless when repeated. */
+    static void release(OkHttpClient client) {
+        client.dispatcher().executorService().shutdown();
+        client.connectionPool().evictAll();
     }
 
     /** A request to stop trying: set by a cancelled stream. */

@@ -18,6 +18,7 @@ import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import mockwebserver3.junit5.StartStop;
+import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -432,5 +433,68 @@ final class OllamaEmbedderTest {
         assertThatThrownBy(() -> b.timeout(RagConfig.MAX_TIMEOUT.plusNanos(1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("RagConfig.MAX_TIMEOUT");
         assertThat(b.timeout(RagConfig.MAX_TIMEOUT).build().name()).isEqualTo("ollama:all-minilm");
+    }
+
+    @Test
+    void builder_sharedChecks_rejectWithTheBackendBuildersMessages() {
+        OllamaEmbedder.Builder embedder = OllamaEmbedder.builder();
+        OllamaBackend.Builder backend = OllamaBackend.builder();
+
+        assertThatThrownBy(() -> embedder.baseUrl("localhost:11434")).hasMessage(
+                catchMessage(() -> backend.baseUrl("localhost:11434")));
+        assertThatThrownBy(() -> embedder.maxRetries(11)).hasMessage(catchMessage(() -> backend.maxRetries(11)))
+                .hasMessageContaining("maxRetries");
+        assertThatThrownBy(() -> embedder.timeout(Duration.ofDays(2)))
+                .hasMessage(catchMessage(() -> backend.readTimeout(Duration.ofDays(2))).replace("readTimeout", "timeout"));
+    }
+
+    private static String catchMessage(Runnable call) {
+        try {
+            call.run();
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        throw new AssertionError("expected an IllegalArgumentException");
+    }
+
+    @Test
+    void close_ownClient_releasesItsThreadsAndConnectionsAndMayBeRepeated() {
+        server.enqueue(json(200, Fixtures.read("embed.json")));
+        OllamaEmbedder embedder = builder().build();
+        embedder.embed(List.of("a"));
+        assertThat(embedder.httpClient().connectionPool().connectionCount()).isEqualTo(1);
+
+        embedder.close();
+        embedder.close();
+
+        assertThat(embedder.httpClient().dispatcher().executorService().isShutdown()).isTrue();
+        assertThat(embedder.httpClient().connectionPool().connectionCount()).isZero();
+    }
+
+    @Test
+    void close_sharedClient_leavesTheCallersClientRunning() {
+        OkHttpClient shared = new OkHttpClient();
+        try {
+            server.enqueue(json(200, Fixtures.read("embed.json")));
+            OllamaEmbedder embedder = builder().httpClient(shared).build();
+            embedder.embed(List.of("a"));
+
+            embedder.close();
+            embedder.close();
+
+            assertThat(shared.dispatcher().executorService().isShutdown()).isFalse();
+            assertThat(shared.connectionPool().idleConnectionCount()).as("the caller's idle connection kept")
+                    .isEqualTo(1);
+        } finally {
+            OllamaHttp.release(shared);
+        }
+    }
+
+    @Test
+    void embedder_isAutoCloseable_forTryWithResources() {
+        server.enqueue(json(200, Fixtures.read("embed.json")));
+        try (OllamaEmbedder embedder = builder().build()) {
+            assertThat(embedder.embed(List.of("a"))[0]).containsExactly(FIRST);
+        }
     }
 }
