@@ -60,7 +60,8 @@ import org.slf4j.LoggerFactory;
  *       {@code GET /api/tags} for the models present ({@code llama3.2} matches {@code llama3.2:latest});
  *       {@code GET /api/version} for health.</li>
  *   <li>Errors: cannot connect or 503 → {@link dev.ragkit.LlmUnavailableException}; too slow →
- *       {@link dev.ragkit.LlmTimeoutException} naming the limits; unknown model (404) →
+ *       {@link dev.ragkit.LlmTimeoutException} naming the limits, also for HTTP 408/504 from a proxy in front of
+ *       Ollama (not retried: a retry would wait as long again); unknown model (404) →
  *       {@link ModelNotFoundException} saying {@code ollama pull <model>} (or, with {@code pullIfMissing}, the
  *       model is pulled and the call repeated); other statuses and {@code {"error": …}} lines inside a stream →
  *       {@link OllamaServerException} with the server's text and the partial answer; garbage →

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP and JSON plumbing shared by the backend and the embedder: one place that sends requests, retries
- * connection failures and 429/502/503 with backoff, and turns failures into RagKit's typed exceptions.
+ * connection failures and 429/502/503 with backoff, and turns failures into RagKit's typed exceptions (408 and
+ * 504, a proxy's time limit, become {@link LlmTimeoutException} and are not retried).
  */
 final class OllamaHttp {
     private static final Logger LOG = LoggerFactory.getLogger(OllamaHttp.class);
@@ -215,6 +216,14 @@ final class OllamaHttp {
         if (code == 429 || code == 502 || code == 503) {
             return new LlmUnavailableException("Ollama at " + base + " is not ready (HTTP " + code + ": " + error
                     + "); is Ollama running and not overloaded? Try again shortly");
+        }
+        if (code == 408 || code == 504) {
+            // a proxy (or the server) in front of Ollama gave up waiting; not retried: a retry would wait as long again
+            // (OkHttp itself repeats a request once after a 408, which the server by definition did not process)
+            return new LlmTimeoutException("Ollama at " + base + " answered HTTP " + code + " ("
+                    + (code == 504 ? "gateway timeout" : "request timeout") + ": " + error + "): a proxy or server in"
+                    + " front of Ollama stopped waiting for the answer; raise that proxy's or server's time limit"
+                    + " (e.g. its read or proxy timeout), or use a smaller model");
         }
         String hint = code == 404 ? "; check that the base URL is the Ollama server itself, e.g. "
                 + "http://localhost:11434 (not an OpenAI-style .../v1 path)" : "";

@@ -375,6 +375,39 @@ final class OllamaBackendChatTest {
         assertThat(server.getRequestCount()).isEqualTo(1);
     }
 
+    private static MockResponse proxyTimeout(int code) {
+        return new MockResponse.Builder().code(code).setHeader("Content-Type", "text/html")
+                .body("<html>timed out</html>").build();
+    }
+
+    @Test
+    void chat_gatewayTimeout504_throwsTimeoutSayingToRaiseTheProxysLimitWithoutRetry() {
+        server.enqueue(proxyTimeout(504));
+        server.enqueue(json(200, fixture("chat.json")));
+
+        assertThatThrownBy(() -> backend.chat(request()))
+                .isInstanceOf(LlmTimeoutException.class)
+                .hasMessageContaining("HTTP 504")
+                .hasMessageContaining("gateway timeout")
+                .hasMessageContaining("raise that proxy's or server's time limit");
+        assertThat(server.getRequestCount()).as("a timeout is not retried").isEqualTo(1);
+    }
+
+    @Test
+    void chat_requestTimeout408_throwsTimeoutWithoutRetryOfOurOwn() {
+        // OkHttp itself repeats a request once after a 408 (the server did not process it); RagKit adds no retry
+        server.enqueue(proxyTimeout(408));
+        server.enqueue(proxyTimeout(408));
+        server.enqueue(json(200, fixture("chat.json")));
+
+        assertThatThrownBy(() -> backend.chat(request()))
+                .isInstanceOf(LlmTimeoutException.class)
+                .hasMessageContaining("HTTP 408")
+                .hasMessageContaining("request timeout")
+                .hasMessageContaining("raise that proxy's or server's time limit");
+        assertThat(server.getRequestCount()).as("OkHttp's one repeat, none of RagKit's maxRetries 2").isEqualTo(2);
+    }
+
     // --- slow servers ---
 
     @Test

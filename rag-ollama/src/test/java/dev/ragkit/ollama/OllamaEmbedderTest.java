@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ragkit.LlmTimeoutException;
 import dev.ragkit.LlmUnavailableException;
 import dev.ragkit.ModelNotFoundException;
 import dev.ragkit.RagConfig;
@@ -496,5 +497,19 @@ final class OllamaEmbedderTest {
         try (OllamaEmbedder embedder = builder().build()) {
             assertThat(embedder.embed(List.of("a"))[0]).containsExactly(FIRST);
         }
+    }
+
+    @Test
+    void embed_gatewayTimeout_throwsTimeoutWithoutRetry() {
+        server.enqueue(json(504, "{\"error\":\"upstream timed out\"}"));
+        server.enqueue(json(200, Fixtures.read("embed.json")));
+
+        try (OllamaEmbedder embedder = builder().maxRetries(2).build()) {
+            assertThatThrownBy(() -> embedder.embed(List.of("a")))
+                    .isInstanceOf(LlmTimeoutException.class)
+                    .hasMessageContaining("HTTP 504")
+                    .hasMessageContaining("upstream timed out");
+        }
+        assertThat(server.getRequestCount()).isEqualTo(1);
     }
 }
