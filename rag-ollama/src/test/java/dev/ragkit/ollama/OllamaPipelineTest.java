@@ -1,6 +1,7 @@
 package dev.ragkit.ollama;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,6 +14,9 @@ import dev.ragkit.RagResponse;
 import dev.ragkit.RagStreamListener;
 import dev.ragkit.Source;
 import dev.ragkit.audit.AuditSink;
+import dev.ragkit.budget.BudgetLimits;
+import dev.ragkit.budget.TokenCounter;
+import dev.ragkit.budget.TokenCounters;
 import dev.ragkit.grounding.Action;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
@@ -43,6 +47,9 @@ final class OllamaPipelineTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int DIM = 32;
     private static final Pattern SOURCE_ID = Pattern.compile("\\[SourceId: ([a-f0-9-]{36}:\\d+)]");
+    /** The fake model's tokens per cl100k_base token (the backend's default local counter). */
+    private static final double MODEL_TOKENS_PER_CL100K = 1.25;
+    private static final TokenCounter CL100K = TokenCounters.jtokkit();
     private static final String KEYS = "API keys rotate every ninety days; the rotate command replaces a key early.";
 
     @StartStop
@@ -70,7 +77,7 @@ final class OllamaPipelineTest {
             assertThat(chats).hasSize(2);                                     // the answer, then the rating
             CalibratedTokenCounter learned = ollama.tokenCounter("llama3.2");
             assertThat(learned.observations()).isEqualTo(2);                 // both calls reported their counts
-            assertThat(learned.ratio()).isNotEqualTo(1.0).isBetween(0.5, 2.0);
+            assertThat(learned.ratio()).isCloseTo(MODEL_TOKENS_PER_CL100K, within(0.01));
         }
     }
 
@@ -160,11 +167,12 @@ final class OllamaPipelineTest {
                 }
                 if (path.equals("/api/chat")) {
                     chats.add(in);
-                    int chars = 0;
+                    // a model whose tokenizer makes a quarter more tokens than cl100k_base, chat template included
+                    int cl100k = 0;
                     for (JsonNode m : in.path("messages")) {
-                        chars += m.path("content").asText().length();
+                        cl100k += CL100K.count(m.path("content").asText()) + BudgetLimits.DEFAULT_MESSAGE_OVERHEAD;
                     }
-                    int promptTokens = chars / 4;                  // about what a tokenizer makes of English
+                    int promptTokens = (int) Math.round(cl100k * MODEL_TOKENS_PER_CL100K);
                     String system = in.path("messages").get(0).path("content").asText();
                     String answer;
                     if (system.startsWith("You check answers against their sources")) {
