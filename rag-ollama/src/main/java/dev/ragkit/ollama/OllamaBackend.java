@@ -163,19 +163,17 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
     }
 
     private ModelInfo fetchModelInfo(String model) {
-        {
-            ObjectNode body = OllamaHttp.MAPPER.createObjectNode().put("model", model);
-            JsonNode show = withPull(model, () -> http.post("/api/show", body, model));
-            int window = contextLength(show.path("model_info"));
-            if (window < 1) {
-                throw new OllamaProtocolException("Ollama's /api/show reply for '" + model + "' has no "
-                        + "<architecture>.context_length in model_info; set the model's limits with "
-                        + "RagPipeline.Builder.modelInfo(...)", "", null);
-            }
-            int response = KnownModels.lookup(model).map(ModelInfo::maxResponseTokens)
-                    .orElse(Math.max(1, Math.min(4096, window / 4)));
-            return new ModelInfo(model, window, Math.min(response, window));
+        ObjectNode body = OllamaHttp.MAPPER.createObjectNode().put("model", model);
+        JsonNode show = withPull(model, () -> http.post("/api/show", body, model));
+        int window = contextLength(show.path("model_info"));
+        if (window < 1) {
+            throw new OllamaProtocolException("Ollama's /api/show reply for '" + model + "' has no "
+                    + "<architecture>.context_length in model_info; set the model's limits with "
+                    + "RagPipeline.Builder.modelInfo(...)", "", null);
         }
+        int response = KnownModels.lookup(model).map(ModelInfo::maxResponseTokens)
+                .orElse(Math.max(1, Math.min(4096, window / 4)));
+        return new ModelInfo(model, window, Math.min(response, window));
     }
 
     /** {@code model_info["<general.architecture>.context_length"]}, or any {@code *.context_length}; 0 if none. */
