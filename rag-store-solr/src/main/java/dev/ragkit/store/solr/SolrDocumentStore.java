@@ -1,0 +1,766 @@
+package dev.ragkit.store.solr;
+
+import dev.ragkit.store.DocumentStore;
+import dev.ragkit.store.PromotionLevel;
+import dev.ragkit.store.Scope;
+import dev.ragkit.store.SearchHit;
+import dev.ragkit.store.SearchRequest;
+import dev.ragkit.store.StoreCapabilities;
+import dev.ragkit.store.StoreException;
+import dev.ragkit.store.StoredChunk;
+import dev.ragkit.store.StoredDocument;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Pattern;
+import org.apache.solr.client.solrj.SolrClient;
+import org.apache.solr.client.solrj.SolrRequest;
+import org.apache.solr.client.solrj.SolrServerException;
+import org.apache.solr.client.solrj.request.QueryRequest;
+import org.apache.solr.client.solrj.request.UpdateRequest;
+import org.apache.solr.client.solrj.util.ClientUtils;
+import org.apache.solr.common.SolrDocument;
+import org.apache.solr.common.SolrDocumentList;
+import org.apache.solr.common.SolrException;
+import org.apache.solr.common.SolrInputDocument;
+import org.apache.solr.common.params.ModifiableSolrParams;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link DocumentStore} on an Apache SolrCloud collection created from {@link SolrConfigSet}.
+ *
+ * <p>Layout: one Solr document per stored document ({@code kind:doc}, its header) and one per chunk
+ * ({@code kind:chunk}), each chunk carrying its document's tenant, access tags, type, promotion level, path and
+ * the rest, so that every filter — tenant, tags, type, promotion — is a Solr filter query applied <em>before</em>
+ * the k-NN cut. Vectors live in a {@code DenseVectorField} (cosine); chunk text in a BM25 text field, so the store
+ * declares keyword search.
+ *
+ * <p>Queries go by POST (large vectors fail as GET). k-NN {@code topK} applies per shard, so the store asks each
+ * shard for more than {@code k}, computes the exact cosine from the returned vectors, orders by it (ties by
+ * document id, then chunk index, as the contract requires) and cuts to {@code k}.
+ *
+ * <p>Writes: an upsert overwrites the document's header and chunks by id, deletes the old version's extra chunks
+ * by id (the header records how many there were), then soft-commits; the store's writes are serialised, and the config set has no automatic soft commit,
+ * so a reader sees a document's old version or its new one, never a mix. This holds for the writes of one
+ * {@code SolrDocumentStore} instance (two processes writing the same collection need their own coordination),
+ * and across shards because a document's header and chunks share a route key and so a shard.
+ *
+ * <p>Known difference from the in-memory store: BM25 statistics (document counts, average length) are the
+ * collection's, gathered across shards ({@code ExactStatsCache}) but not per tenant, so one tenant's documents
+ * influence another's keyword scores (never its results: the tenant filter applies before scoring).
+ *
+ * <p>Thread-safe.
+ */
+public final class SolrDocumentStore implements DocumentStore {
+    private static final Pattern WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
+    private static final String FIELDS = "id,kind,tenant,doc_id,path,title,doc_type,promotion,date,tags,owner_tag,"
+            + "links,metadata,char_count,chunk_index,text,token_count,start_line,end_line,section,page";
+    private static final int PAGE = 1000;
+
+    private final SolrClient client;
+    private final boolean ownsClient;
+    private final String collection;
+    private final int dimension;
+    private final int maxK;
+    private final ReentrantLock writes = new ReentrantLock();
+    private volatile boolean closed;
+
+    private SolrDocumentStore(Builder b) {
+        this.client = Objects.requireNonNull(b.client);
+        this.ownsClient = b.ownsClient;
+        this.collection = Objects.requireNonNull(b.collection);
+        this.dimension = b.dimension;
+        this.maxK = b.maxK;
+    }
+
+    /** @return a builder; client, collection and dimension are required */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Writes
+
+    @Override
+    public void upsert(StoredDocument document, List<StoredChunk> chunks) {
+        Objects.requireNonNull(document, "document");
+        Objects.requireNonNull(chunks, "chunks");
+        checkOpen();
+        List<SolrInputDocument> docs = new ArrayList<>(chunks.size() + 1);
+        docs.add(header(document, chunks.size()));
+        for (StoredChunk c : chunks) {
+            Objects.requireNonNull(c, "chunk");
+            if (!c.documentId().equals(document.id())) {
+                throw new IllegalArgumentException("chunk " + c.sourceId() + " does not belong to document "
+                        + document.id());
+            }
+            float[] v = c.embedding();
+            if (v == null) {
+                throw new IllegalArgumentException("chunk " + c.sourceId() + " has no embedding; upsert needs every "
+                        + "chunk's vector");
+            }
+            if (v.length != dimension) {
+                throw new IllegalArgumentException("chunk " + c.sourceId() + " has dimension " + v.length
+                        + ", the store's dimension is " + dimension + "; embed with the same model");
+            }
+            int position = docs.size() - 1;
+            if (c.index() != position) {
+                throw new IllegalArgumentException("chunk indices of document " + document.id() + " must be 0, 1, "
+                        + "2, ... in order; got index " + c.index() + " at position " + position);
+            }
+            docs.add(chunk(document, c, v));
+        }
+        writes.lock();
+        try {
+            // Overwrite by id and delete the old version's extra chunks by id: no delete-by-query, whose
+            // processing can make a half-done replacement visible; nothing is visible before the commit.
+            UpdateRequest u = new UpdateRequest();
+            u.add(docs);
+            int old = storedChunkCount(document.tenant(), document.id());
+            for (int i = chunks.size(); i < old; i++) {
+                u.deleteById(solrId("chunk", document.tenant(), document.id(), i));
+            }
+            send(u);
+            commit();
+        } finally {
+            writes.unlock();
+        }
+    }
+
+    @Override
+    public boolean delete(Scope scope, String documentId) {
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(documentId, "documentId");
+        checkOpen();
+        writes.lock();
+        try {
+            if (document(scope, documentId).isEmpty()) {
+                return false;
+            }
+            UpdateRequest u = new UpdateRequest();
+            u.deleteById(solrId("doc", scope.tenant(), documentId, -1));
+            int count = storedChunkCount(scope.tenant(), documentId);
+            for (int i = 0; i < count; i++) {
+                u.deleteById(solrId("chunk", scope.tenant(), documentId, i));
+            }
+            send(u);
+            commit();
+            return true;
+        } finally {
+            writes.unlock();
+        }
+    }
+
+    /** The chunk count on the document's stored header (0 when there is none); called under the write lock. */
+    private int storedChunkCount(String tenant, String documentId) {
+        ModifiableSolrParams p = params(List.of("tenant:" + quote(tenant), "kind:doc", "doc_id:" + quote(documentId)));
+        p.set("q", "*:*");
+        p.set("fl", "chunk_count");
+        p.set("rows", 1);
+        SolrDocumentList found = query(p).results;
+        if (found.isEmpty() || found.get(0).getFirstValue("chunk_count") == null) {
+            return 0;
+        }
+        return ((Number) found.get(0).getFirstValue("chunk_count")).intValue();
+    }
+
+    private void commit() {
+        UpdateRequest c = new UpdateRequest();
+        c.setAction(UpdateRequest.ACTION.COMMIT, true, true, true);
+        send(c);
+    }
+
+    private void send(UpdateRequest u) {
+        try {
+            u.process(client, collection);
+        } catch (SolrServerException | IOException | SolrException e) {
+            throw failure("write to", e);
+        }
+    }
+
+    private static SolrInputDocument header(StoredDocument d, int chunkCount) {
+        SolrInputDocument s = base(d, "doc");
+        s.addField("id", solrId("doc", d.tenant(), d.id(), -1));
+        s.addField("chunk_count", chunkCount);
+        return s;
+    }
+
+    private static SolrInputDocument chunk(StoredDocument d, StoredChunk c, float[] v) {
+        SolrInputDocument s = base(d, "chunk");
+        s.addField("id", solrId("chunk", d.tenant(), d.id(), c.index()));
+        s.addField("chunk_index", c.index());
+        s.addField("text", c.text());
+        List<Float> vector = new ArrayList<>(v.length);
+        for (float x : v) {
+            vector.add(x);
+        }
+        s.addField("vector", vector);
+        s.addField("token_count", c.tokenCount());
+        s.addField("start_line", c.startLine());
+        s.addField("end_line", c.endLine());
+        if (c.section() != null) {
+            s.addField("section", c.section());
+        }
+        if (c.page() != null) {
+            s.addField("page", c.page());
+        }
+        return s;
+    }
+
+    private static SolrInputDocument base(StoredDocument d, String kind) {
+        SolrInputDocument s = new SolrInputDocument();
+        s.addField("kind", kind);
+        s.addField("tenant", d.tenant());
+        s.addField("doc_id", d.id());
+        s.addField("path", d.path());
+        s.addField("title", d.title());
+        if (d.docType() != null) {
+            s.addField("doc_type", d.docType());
+        }
+        s.addField("promotion", d.promotionLevel().ordinal());
+        if (d.date() != null) {
+            s.addField("date", d.date().toString());
+        }
+        for (String tag : d.accessTags()) {
+            s.addField("tags", tag);
+        }
+        s.addField("tagged", !d.accessTags().isEmpty());
+        if (d.ownerTag() != null) {
+            s.addField("owner_tag", d.ownerTag());
+        }
+        for (String link : d.links()) {
+            s.addField("links", link);
+        }
+        for (Map.Entry<String, String> e : d.metadata().entrySet()) {
+            s.addField("metadata", e.getKey());
+            s.addField("metadata", e.getValue());
+        }
+        s.addField("char_count", d.charCount());
+        return s;
+    }
+
+    /**
+     * {@code <document route>!<uuid>}: the compositeId router puts a document's header and chunks on one shard,
+     * so that the commit after a replacement shows the whole new version at once (commits are per shard, not
+     * atomic across shards). Both parts are name-based UUIDs, so no character of a tenant or id can upset the
+     * routing.
+     */
+    static String solrId(String kind, String tenant, String documentId, int index) {
+        String document = tenant.length() + ":" + tenant + "|" + documentId;
+        String route = UUID.nameUUIDFromBytes(document.getBytes(StandardCharsets.UTF_8)).toString();
+        String key = kind + "|" + document + "|" + index;
+        return route + "!" + UUID.nameUUIDFromBytes(key.getBytes(StandardCharsets.UTF_8));
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Reads
+
+    @Override
+    public List<SearchHit> search(SearchRequest request) {
+        Objects.requireNonNull(request, "request");
+        checkOpen();
+        if (request.k() > maxK) {
+            throw new IllegalArgumentException("k = " + request.k() + " exceeds this store's maxK " + maxK
+                    + "; ask for fewer results");
+        }
+        float[] vector = request.queryVectorUnsafe();
+        if (vector != null && vector.length != dimension) {
+            throw new IllegalArgumentException("query vector has dimension " + vector.length + ", the store's "
+                    + "dimension is " + dimension + "; embed the query with the documents' model");
+        }
+        List<String> filters = new ArrayList<>(scopeFilters(request.scope()));
+        filters.add("kind:chunk");
+        if (!request.docTypes().isEmpty()) {
+            filters.add("doc_type:(" + anyOf(request.docTypes()) + ")");
+        }
+        if (request.minPromotion() != PromotionLevel.STANDARD) {
+            filters.add("promotion:[" + request.minPromotion().ordinal() + " TO *]");
+        }
+        String text = request.queryText();
+        List<String> terms = text == null ? List.of() : terms(text);
+
+        Map<String, Hit> byId = new LinkedHashMap<>();
+        List<Hit> vectorHits = List.of();
+        if (vector != null) {
+            int n = Math.min(maxK, request.k() * 2 + 10);
+            ModifiableSolrParams p = params(filters);
+            p.set("q", "{!knn f=vector topK=" + n + "}" + vectorLiteral(vector));
+            p.set("rows", n);
+            p.set("fl", FIELDS + ",vector");
+            vectorHits = new ArrayList<>();
+            for (SolrDocument d : query(p).results) {
+                Hit h = new Hit(d, cosine(vector, vectorOf(d)), Double.NaN);
+                vectorHits.add(h);
+            }
+            vectorHits.sort(BY_SIMILARITY);
+            vectorHits = new ArrayList<>(vectorHits.subList(0, Math.min(request.k(), vectorHits.size())));
+            vectorHits.forEach(h -> byId.put(h.key(), h));
+        }
+        if (text != null) {
+            List<Hit> keywordHits = new ArrayList<>();
+            if (!terms.isEmpty()) {
+                ModifiableSolrParams p = params(filters);
+                p.set("q", "text:(" + String.join(" ", terms) + ")");
+                p.set("q.op", "OR");
+                p.set("rows", request.k());
+                p.set("sort", "score desc,doc_id asc,chunk_index asc");
+                p.set("fl", FIELDS + ",vector,score");
+                for (SolrDocument d : query(p).results) {
+                    double score = ((Number) d.getFirstValue("score")).doubleValue();
+                    keywordHits.add(new Hit(d, vector == null ? Double.NaN : cosine(vector, vectorOf(d)), score));
+                }
+            }
+            if (vector == null) {
+                return toHits(keywordHits, false);
+            }
+            // Hybrid: the union, each hit with both scores.
+            for (Hit h : keywordHits) {
+                byId.merge(h.key(), h, (a, b) -> new Hit(a.doc, a.similarity, b.keywordScore));
+            }
+            List<Hit> missing = new ArrayList<>();
+            for (Hit h : byId.values()) {
+                if (Double.isNaN(h.keywordScore)) {
+                    missing.add(h);
+                }
+            }
+            Map<String, Double> scores = keywordScores(missing, terms, filters);
+            List<Hit> union = new ArrayList<>(byId.size());
+            for (Hit h : byId.values()) {
+                union.add(Double.isNaN(h.keywordScore) ? new Hit(h.doc, h.similarity,
+                        scores.getOrDefault(h.key(), 0.0)) : h);
+            }
+            union.sort(BY_SIMILARITY);
+            return toHits(union, true);
+        }
+        return toHits(vectorHits, true);
+    }
+
+    /** BM25 scores of the given chunks for the terms (0 for a chunk without any). */
+    private Map<String, Double> keywordScores(List<Hit> hits, List<String> terms, List<String> filters) {
+        Map<String, Double> scores = new HashMap<>();
+        if (hits.isEmpty() || terms.isEmpty()) {
+            return scores;
+        }
+        ModifiableSolrParams p = params(filters);
+        List<String> ids = new ArrayList<>();
+        hits.forEach(h -> ids.add(h.key()));
+        p.add("fq", "id:(" + anyOf(ids) + ")");
+        p.set("q", "text:(" + String.join(" ", terms) + ")");
+        p.set("q.op", "OR");
+        p.set("rows", hits.size());
+        p.set("fl", "id,score");
+        for (SolrDocument d : query(p).results) {
+            scores.put((String) d.getFirstValue("id"), ((Number) d.getFirstValue("score")).doubleValue());
+        }
+        return scores;
+    }
+
+    private static final Comparator<Hit> BY_SIMILARITY = Comparator.comparingDouble((Hit h) -> -h.similarity)
+            .thenComparing(Hit::documentId).thenComparingInt(Hit::index);
+
+    private List<SearchHit> toHits(List<Hit> hits, boolean bySimilarity) {
+        if (!bySimilarity) {
+            hits.sort(Comparator.comparingDouble((Hit h) -> -h.keywordScore).thenComparing(Hit::documentId)
+                    .thenComparingInt(Hit::index));
+        }
+        List<SearchHit> out = new ArrayList<>(hits.size());
+        for (Hit h : hits) {
+            double similarity = Double.isNaN(h.similarity) ? Double.NaN : Math.max(0, Math.min(1, h.similarity));
+            out.add(new SearchHit(chunkOf(h.doc, false), documentOf(h.doc), similarity, h.keywordScore));
+        }
+        return out;
+    }
+
+    /** A Solr chunk document with its scores. */
+    private static final class Hit {
+        final SolrDocument doc;
+        final double similarity;
+        final double keywordScore;
+
+        Hit(SolrDocument doc, double similarity, double keywordScore) {
+            this.doc = doc;
+            this.similarity = similarity;
+            this.keywordScore = keywordScore;
+        }
+
+        String key() {
+            return (String) doc.getFirstValue("id");
+        }
+
+        String documentId() {
+            return (String) doc.getFirstValue("doc_id");
+        }
+
+        int index() {
+            return ((Number) doc.getFirstValue("chunk_index")).intValue();
+        }
+    }
+
+    @Override
+    public Optional<StoredDocument> document(Scope scope, String documentId) {
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(documentId, "documentId");
+        checkOpen();
+        List<String> filters = new ArrayList<>(scopeFilters(scope));
+        filters.add("kind:doc");
+        filters.add("doc_id:" + quote(documentId));
+        List<StoredDocument> found = documents(filters);
+        return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+    }
+
+    @Override
+    public List<StoredDocument> findByPaths(Scope scope, Collection<String> paths) {
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(paths, "paths");
+        paths.forEach(p -> Objects.requireNonNull(p, "path"));
+        checkOpen();
+        if (paths.isEmpty()) {
+            return List.of();
+        }
+        List<String> filters = new ArrayList<>(scopeFilters(scope));
+        filters.add("kind:doc");
+        filters.add("path:(" + anyOf(new LinkedHashSet<>(paths)) + ")");
+        return documents(filters);
+    }
+
+    @Override
+    public List<StoredDocument> findByPromotion(Scope scope, PromotionLevel minLevel, Set<String> docTypes) {
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(minLevel, "minLevel");
+        Objects.requireNonNull(docTypes, "docTypes");
+        docTypes.forEach(t -> Objects.requireNonNull(t, "docType"));
+        checkOpen();
+        List<String> filters = new ArrayList<>(scopeFilters(scope));
+        filters.add("kind:doc");
+        filters.add("promotion:[" + minLevel.ordinal() + " TO *]");
+        if (!docTypes.isEmpty()) {
+            filters.add("doc_type:(" + anyOf(new LinkedHashSet<>(docTypes)) + ")");
+        }
+        return documents(filters);
+    }
+
+    @Override
+    public List<StoredDocument> documents(Scope scope) {
+        Objects.requireNonNull(scope, "scope");
+        checkOpen();
+        List<String> filters = new ArrayList<>(scopeFilters(scope));
+        filters.add("kind:doc");
+        return documents(filters);
+    }
+
+    private List<StoredDocument> documents(List<String> filters) {
+        List<StoredDocument> out = new ArrayList<>();
+        for (SolrDocument d : all(filters, "path asc,doc_id asc", FIELDS)) {
+            out.add(documentOf(d));
+        }
+        return out;
+    }
+
+    @Override
+    public List<StoredChunk> chunks(Scope scope, String documentId) {
+        return chunks(scope, documentId, true);
+    }
+
+    @Override
+    public List<StoredChunk> chunksWithoutEmbeddings(Scope scope, String documentId) {
+        return chunks(scope, documentId, false);
+    }
+
+    private List<StoredChunk> chunks(Scope scope, String documentId, boolean withVectors) {
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(documentId, "documentId");
+        checkOpen();
+        List<String> filters = new ArrayList<>(scopeFilters(scope));
+        filters.add("kind:chunk");
+        filters.add("doc_id:" + quote(documentId));
+        List<StoredChunk> out = new ArrayList<>();
+        for (SolrDocument d : all(filters, "chunk_index asc", withVectors ? FIELDS + ",vector" : FIELDS)) {
+            out.add(chunkOf(d, withVectors));
+        }
+        return out;
+    }
+
+    @Override
+    public StoreCapabilities capabilities() {
+        checkOpen();
+        return new StoreCapabilities(true, true, maxK);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (ownsClient) {
+            try {
+                client.close();
+            } catch (IOException e) {
+                throw new StoreException("closing the Solr client failed: " + e.getMessage(), e, false);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Queries
+
+    /** The result of one query. */
+    private static final class Result {
+        final SolrDocumentList results;
+
+        Result(SolrDocumentList results) {
+            this.results = results;
+        }
+    }
+
+    private Result query(ModifiableSolrParams params) {
+        try {
+            return new Result(new QueryRequest(params, SolrRequest.METHOD.POST).process(client, collection)
+                    .getResults());
+        } catch (SolrServerException | IOException | SolrException e) {
+            throw failure("query", e);
+        }
+    }
+
+    /** Every matching Solr document, page by page, in a stable order. */
+    private List<SolrDocument> all(List<String> filters, String sort, String fields) {
+        List<SolrDocument> out = new ArrayList<>();
+        for (int start = 0; ; start += PAGE) {
+            ModifiableSolrParams p = params(filters);
+            p.set("q", "*:*");
+            p.set("sort", sort + ",id asc");
+            p.set("fl", fields);
+            p.set("start", start);
+            p.set("rows", PAGE);
+            SolrDocumentList page = query(p).results;
+            out.addAll(page);
+            if (page.size() < PAGE || out.size() >= page.getNumFound()) {
+                return out;
+            }
+        }
+    }
+
+    private static ModifiableSolrParams params(List<String> filters) {
+        ModifiableSolrParams p = new ModifiableSolrParams();
+        // One pass: each shard returns whole documents at once. The default two passes (ids, then fields) can
+        // straddle a commit and mix two versions of a document.
+        p.set("distrib.singlePass", true);
+        for (String f : filters) {
+            p.add("fq", f);
+        }
+        return p;
+    }
+
+    /** Tenant, then access tags: untagged documents, or documents sharing one of the scope's tags. */
+    private static List<String> scopeFilters(Scope scope) {
+        List<String> filters = new ArrayList<>(2);
+        filters.add("tenant:" + quote(scope.tenant()));
+        if (!scope.unrestricted()) {
+            filters.add(scope.accessTags().isEmpty() ? "tagged:false"
+                    : "(tagged:false OR tags:(" + anyOf(scope.accessTags()) + "))");
+        }
+        return filters;
+    }
+
+    private static String anyOf(Collection<String> values) {
+        List<String> quoted = new ArrayList<>(values.size());
+        values.forEach(v -> quoted.add(quote(v)));
+        return String.join(" OR ", quoted);
+    }
+
+    /** A quoted term: inside quotes only the backslash and the quote need escaping. */
+    static String quote(String value) {
+        return "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    /** The query's words as the text field's analyzer sees them (letters and digits, lower case), escaped. */
+    static List<String> terms(String text) {
+        List<String> out = new ArrayList<>();
+        for (String w : WORD.split(text.toLowerCase(Locale.ROOT))) {
+            if (!w.isEmpty()) {
+                out.add(ClientUtils.escapeQueryChars(w));
+            }
+        }
+        return out;
+    }
+
+    private static String vectorLiteral(float[] v) {
+        StringBuilder b = new StringBuilder(v.length * 12).append('[');
+        for (int i = 0; i < v.length; i++) {
+            if (i > 0) {
+                b.append(',');
+            }
+            b.append(v[i]);
+        }
+        return b.append(']').toString();
+    }
+
+    private static float[] vectorOf(SolrDocument d) {
+        Collection<Object> values = d.getFieldValues("vector");
+        float[] v = new float[values == null ? 0 : values.size()];
+        int i = 0;
+        if (values != null) {
+            for (Object o : values) {
+                v[i++] = ((Number) o).floatValue();
+            }
+        }
+        return v;
+    }
+
+    private static double cosine(float[] a, float[] b) {
+        if (a.length != b.length || a.length == 0) {
+            return Double.NaN;
+        }
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += (double) a[i] * b[i];
+            na += (double) a[i] * a[i];
+            nb += (double) b[i] * b[i];
+        }
+        return dot / Math.sqrt(na * nb);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Mapping back
+
+    private static StoredDocument documentOf(SolrDocument d) {
+        Map<String, String> metadata = new LinkedHashMap<>();
+        List<String> kv = strings(d, "metadata");
+        for (int i = 0; i + 1 < kv.size(); i += 2) {
+            metadata.put(kv.get(i), kv.get(i + 1));
+        }
+        String date = (String) d.getFirstValue("date");
+        return StoredDocument.builder()
+                .id((String) d.getFirstValue("doc_id"))
+                .tenant((String) d.getFirstValue("tenant"))
+                .path((String) d.getFirstValue("path"))
+                .title((String) d.getFirstValue("title"))
+                .docType((String) d.getFirstValue("doc_type"))
+                .promotionLevel(PromotionLevel.values()[((Number) d.getFirstValue("promotion")).intValue()])
+                .date(date == null ? null : LocalDate.parse(date))
+                .accessTags(strings(d, "tags"))
+                .ownerTag((String) d.getFirstValue("owner_tag"))
+                .links(strings(d, "links"))
+                .metadata(metadata)
+                .charCount(((Number) d.getFirstValue("char_count")).longValue())
+                .build();
+    }
+
+    private static StoredChunk chunkOf(SolrDocument d, boolean withVector) {
+        Object page = d.getFirstValue("page");
+        return new StoredChunk((String) d.getFirstValue("doc_id"), ((Number) d.getFirstValue("chunk_index")).intValue(),
+                (String) d.getFirstValue("text"), withVector ? vectorOf(d) : null,
+                ((Number) d.getFirstValue("token_count")).intValue(),
+                ((Number) d.getFirstValue("start_line")).intValue(), ((Number) d.getFirstValue("end_line")).intValue(),
+                (String) d.getFirstValue("section"), page == null ? null : ((Number) page).intValue());
+    }
+
+    private static List<String> strings(SolrDocument d, String field) {
+        Collection<Object> values = d.getFieldValues(field);
+        List<String> out = new ArrayList<>(values == null ? 0 : values.size());
+        if (values != null) {
+            values.forEach(v -> out.add((String) v));
+        }
+        return out;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new StoreException("this Solr store is closed; open a new one", false);
+        }
+    }
+
+    private StoreException failure(String what, Exception e) {
+        boolean retriable = !(e instanceof SolrException) || ((SolrException) e).code() >= 500;
+        return new StoreException("could not " + what + " Solr collection '" + collection + "': " + e.getMessage()
+                + (retriable ? " (retriable: check the cluster's health)" : ""), e, retriable);
+    }
+
+    /** Configures a {@link SolrDocumentStore}. Not thread-safe. */
+    public static final class Builder {
+        private @Nullable SolrClient client;
+        private boolean ownsClient;
+        private @Nullable String collection;
+        private int dimension;
+        private int maxK = 1000;
+
+        private Builder() {
+        }
+
+        /**
+         * @param client a client for the cluster (e.g. a {@code CloudSolrClient}); the caller keeps it and closes it
+         * @return this builder
+         */
+        public Builder client(SolrClient client) {
+            this.client = Objects.requireNonNull(client, "client");
+            this.ownsClient = false;
+            return this;
+        }
+
+        /**
+         * @param client a client the store closes when it is closed (as the provider does)
+         * @return this builder
+         */
+        public Builder ownedClient(SolrClient client) {
+            this.client = Objects.requireNonNull(client, "client");
+            this.ownsClient = true;
+            return this;
+        }
+
+        /** @param name the collection, created from {@link SolrConfigSet} @return this builder */
+        public Builder collection(String name) {
+            Objects.requireNonNull(name, "collection");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("collection must not be blank");
+            }
+            this.collection = name;
+            return this;
+        }
+
+        /** @param dimension the embedding dimension of the collection's schema @return this builder */
+        public Builder dimension(int dimension) {
+            if (dimension < 1 || dimension > 4096) {
+                throw new IllegalArgumentException("dimension must be in [1, 4096], got " + dimension);
+            }
+            this.dimension = dimension;
+            return this;
+        }
+
+        /** @param maxK the largest k accepted, 1–10,000 (default 1,000) @return this builder */
+        public Builder maxK(int maxK) {
+            if (maxK < 1 || maxK > 10_000) {
+                throw new IllegalArgumentException("maxK must be in [1, 10000], got " + maxK);
+            }
+            this.maxK = maxK;
+            return this;
+        }
+
+        /**
+         * @return the store
+         * @throws IllegalStateException when the client, collection or dimension is missing
+         */
+        public SolrDocumentStore build() {
+            if (client == null || collection == null || dimension == 0) {
+                throw new IllegalStateException("a SolrDocumentStore needs client(..), collection(..) and "
+                        + "dimension(..)");
+            }
+            return new SolrDocumentStore(this);
+        }
+    }
+}
