@@ -68,7 +68,7 @@ import org.jspecify.annotations.Nullable;
 public final class SolrDocumentStore implements DocumentStore {
     private static final Pattern WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
     private static final String FIELDS = "id,kind,tenant,doc_id,path,title,doc_type,promotion,date,tags,owner_tag,"
-            + "links,metadata,char_count,chunk_index,text,token_count,start_line,end_line,section,page";
+            + "links,metadata,char_count,chunk_index,text,token_count,start_line,end_line,section,page,doc_version";
     private static final int PAGE = 1000;
 
     private final SolrClient client;
@@ -77,6 +77,10 @@ public final class SolrDocumentStore implements DocumentStore {
     private final int dimension;
     private final int maxK;
     private final ReentrantLock writes = new ReentrantLock();
+    /** Version stamps of this store's writes: increasing, and unlikely to repeat another instance's. */
+    private final java.util.concurrent.atomic.AtomicLong versions =
+            new java.util.concurrent.atomic.AtomicLong(System.currentTimeMillis() * 1000);
+    private static final int HYBRID_ATTEMPTS = 5;
     private volatile boolean closed;
 
     private SolrDocumentStore(Builder b) {
@@ -101,7 +105,8 @@ public final class SolrDocumentStore implements DocumentStore {
         Objects.requireNonNull(chunks, "chunks");
         checkOpen();
         List<SolrInputDocument> docs = new ArrayList<>(chunks.size() + 1);
-        docs.add(header(document, chunks.size()));
+        long version = versions.incrementAndGet();
+        docs.add(header(document, chunks.size(), version));
         for (StoredChunk c : chunks) {
             Objects.requireNonNull(c, "chunk");
             if (!c.documentId().equals(document.id())) {
@@ -122,7 +127,7 @@ public final class SolrDocumentStore implements DocumentStore {
                 throw new IllegalArgumentException("chunk indices of document " + document.id() + " must be 0, 1, "
                         + "2, ... in order; got index " + c.index() + " at position " + position);
             }
-            docs.add(chunk(document, c, v));
+            docs.add(chunk(document, c, v, version));
         }
         writes.lock();
         try {
@@ -192,15 +197,15 @@ public final class SolrDocumentStore implements DocumentStore {
         }
     }
 
-    private static SolrInputDocument header(StoredDocument d, int chunkCount) {
-        SolrInputDocument s = base(d, "doc");
+    private static SolrInputDocument header(StoredDocument d, int chunkCount, long version) {
+        SolrInputDocument s = base(d, "doc", version);
         s.addField("id", solrId("doc", d.tenant(), d.id(), -1));
         s.addField("chunk_count", chunkCount);
         return s;
     }
 
-    private static SolrInputDocument chunk(StoredDocument d, StoredChunk c, float[] v) {
-        SolrInputDocument s = base(d, "chunk");
+    private static SolrInputDocument chunk(StoredDocument d, StoredChunk c, float[] v, long version) {
+        SolrInputDocument s = base(d, "chunk", version);
         s.addField("id", solrId("chunk", d.tenant(), d.id(), c.index()));
         s.addField("chunk_index", c.index());
         s.addField("text", c.text());
@@ -221,9 +226,10 @@ public final class SolrDocumentStore implements DocumentStore {
         return s;
     }
 
-    private static SolrInputDocument base(StoredDocument d, String kind) {
+    private static SolrInputDocument base(StoredDocument d, String kind, long version) {
         SolrInputDocument s = new SolrInputDocument();
         s.addField("kind", kind);
+        s.addField("doc_version", version);
         s.addField("tenant", d.tenant());
         s.addField("doc_id", d.id());
         s.addField("path", d.path());
@@ -273,6 +279,24 @@ public final class SolrDocumentStore implements DocumentStore {
     public List<SearchHit> search(SearchRequest request) {
         Objects.requireNonNull(request, "request");
         checkOpen();
+        for (int attempt = 1; ; attempt++) {
+            List<SearchHit> hits = attempt(request);
+            if (hits != null) {
+                return hits;
+            }
+            if (attempt == HYBRID_ATTEMPTS) {
+                throw new StoreException("a hybrid search on Solr collection '" + collection + "' saw a document "
+                        + "change between its queries " + HYBRID_ATTEMPTS + " times in a row; retry, or search while "
+                        + "the document is not being rewritten", true);
+            }
+        }
+    }
+
+    /**
+     * One try. A hybrid search takes several queries; when a commit lands between them and a document's hits
+     * come from two versions (or a hit's chunk is gone), it answers {@code null} and the search tries again.
+     */
+    private @Nullable List<SearchHit> attempt(SearchRequest request) {
         if (request.k() > maxK) {
             throw new IllegalArgumentException("k = " + request.k() + " exceeds this store's maxK " + maxK
                     + "; ask for fewer results");
@@ -294,6 +318,7 @@ public final class SolrDocumentStore implements DocumentStore {
         List<String> terms = text == null ? List.of() : terms(text);
 
         Map<String, Hit> byId = new LinkedHashMap<>();
+        List<SolrDocument> checked = new ArrayList<>();
         List<Hit> vectorHits = List.of();
         if (vector != null) {
             int n = Math.min(maxK, request.k() * 2 + 10);
@@ -329,6 +354,7 @@ public final class SolrDocumentStore implements DocumentStore {
             }
             // Hybrid: the union, each hit with both scores.
             for (Hit h : keywordHits) {
+                checked.add(h.doc);
                 byId.merge(h.key(), h, (a, b) -> new Hit(a.doc, a.similarity, b.keywordScore));
             }
             List<Hit> missing = new ArrayList<>();
@@ -337,11 +363,25 @@ public final class SolrDocumentStore implements DocumentStore {
                     missing.add(h);
                 }
             }
-            Map<String, Double> scores = keywordScores(missing, terms, filters);
+            Map<String, SolrDocument> filled = keywordScores(missing, terms, filters);
             List<Hit> union = new ArrayList<>(byId.size());
             for (Hit h : byId.values()) {
-                union.add(Double.isNaN(h.keywordScore) ? new Hit(h.doc, h.similarity,
-                        scores.getOrDefault(h.key(), 0.0)) : h);
+                if (!Double.isNaN(h.keywordScore)) {
+                    union.add(h);
+                    continue;
+                }
+                SolrDocument now = filled.get(h.key());
+                if (now == null) {
+                    return null;                  // the chunk is gone: a commit came between the queries
+                }
+                union.add(new Hit(h.doc, h.similarity, ((Number) now.getFirstValue("score")).doubleValue()));
+                checked.add(now);
+            }
+            for (Hit h : union) {
+                checked.add(h.doc);
+            }
+            if (!oneVersionPerDocument(checked)) {
+                return null;
             }
             union.sort(BY_SIMILARITY);
             return toHits(union, true);
@@ -349,24 +389,39 @@ public final class SolrDocumentStore implements DocumentStore {
         return toHits(vectorHits, true);
     }
 
-    /** BM25 scores of the given chunks for the terms (0 for a chunk without any). */
-    private Map<String, Double> keywordScores(List<Hit> hits, List<String> terms, List<String> filters) {
-        Map<String, Double> scores = new HashMap<>();
-        if (hits.isEmpty() || terms.isEmpty()) {
-            return scores;
+    /**
+     * The given chunks as they stand now, each with its BM25 score for the terms in {@code score} (0 for a chunk
+     * without any of them): every chunk that still exists comes back, with its version.
+     */
+    private Map<String, SolrDocument> keywordScores(List<Hit> hits, List<String> terms, List<String> filters) {
+        Map<String, SolrDocument> found = new HashMap<>();
+        if (hits.isEmpty()) {
+            return found;
         }
         ModifiableSolrParams p = params(filters);
         List<String> ids = new ArrayList<>();
         hits.forEach(h -> ids.add(h.key()));
         p.add("fq", "id:(" + anyOf(ids) + ")");
-        p.set("q", "text:(" + String.join(" ", terms) + ")");
+        p.set("q", terms.isEmpty() ? "(*:*)^=0" : "text:(" + String.join(" ", terms) + ") OR (*:*)^=0");
         p.set("q.op", "OR");
         p.set("rows", hits.size());
-        p.set("fl", "id,score");
+        p.set("fl", "id,doc_id,doc_version,score");
         for (SolrDocument d : query(p).results) {
-            scores.put((String) d.getFirstValue("id"), ((Number) d.getFirstValue("score")).doubleValue());
+            found.put((String) d.getFirstValue("id"), d);
         }
-        return scores;
+        return found;
+    }
+
+    /** Whether every document among these Solr documents appears in one version only. */
+    private static boolean oneVersionPerDocument(List<SolrDocument> docs) {
+        Map<Object, Object> versionOf = new HashMap<>();
+        for (SolrDocument d : docs) {
+            Object previous = versionOf.putIfAbsent(d.getFirstValue("doc_id"), d.getFirstValue("doc_version"));
+            if (previous != null && !previous.equals(d.getFirstValue("doc_version"))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static final Comparator<Hit> BY_SIMILARITY = Comparator.comparingDouble((Hit h) -> -h.similarity)
