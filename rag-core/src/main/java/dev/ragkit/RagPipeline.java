@@ -93,6 +93,7 @@ public final class RagPipeline implements AutoCloseable {
     private static final String HEALTH_TENANT = "ragkit-health-check";
     private static final int SELF_RATING_MAX_TOKENS = 256;
 
+    private final Builder settings;
     private final DocumentStore store;
     private final boolean ownsStore;
     private final Retriever retriever;
@@ -123,6 +124,7 @@ public final class RagPipeline implements AutoCloseable {
     private final @Nullable Long seed;
 
     private RagPipeline(Builder b, DocumentStore store, LlmBackend backend) {
+        this.settings = b.copy();
         this.store = store;
         this.ownsStore = b.store == null;
         this.backend = backend;
@@ -169,6 +171,14 @@ public final class RagPipeline implements AutoCloseable {
     /** @return a builder; {@code store}, {@code embedder} and {@code backend} are required */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * @return a builder holding this pipeline's settings, to build a variant (the store, backend, embedder and
+     *         sinks are shared, not copied; a store created from a provider id is created again)
+     */
+    public Builder toBuilder() {
+        return settings.copy();
     }
 
     /**
@@ -732,6 +742,41 @@ public final class RagPipeline implements AutoCloseable {
         private @Nullable Long seed;
 
         private Builder() {
+        }
+
+        /** @return an independent builder holding the same settings (stores, backends and sinks are shared) */
+        Builder copy() {
+            Builder b = new Builder();
+            b.store = store;
+            b.storeProvider = storeProvider;
+            b.storeConfig = storeConfig;
+            b.embedder = embedder;
+            b.backend = backend;
+            b.backendProvider = backendProvider;
+            b.backendConfig = backendConfig;
+            b.config = config;
+            b.retrievalOptions = retrievalOptions;
+            b.deduplicator = deduplicator;
+            b.counter = counter;
+            b.promptBuilder = promptBuilder;
+            b.systemPrompt = systemPrompt;
+            b.citationExtractor = citationExtractor;
+            b.scorer = scorer;
+            b.selfRating = selfRating;
+            b.router = router;
+            b.ownerDirectory = ownerDirectory;
+            b.emptyContextPolicy = emptyContextPolicy;
+            b.audit = audit;
+            b.auditFailurePolicy = auditFailurePolicy;
+            b.queryRedaction = queryRedaction;
+            b.listener = listener;
+            b.executor = executor;
+            b.clock = clock;
+            b.allowedModels = allowedModels;
+            b.minTruncatedTokens = minTruncatedTokens;
+            b.seed = seed;
+            b.modelInfo.putAll(modelInfo);
+            return b;
         }
 
         /**

@@ -717,6 +717,21 @@ final class RagPipelineTest {
     }
 
     @Test
+    void toBuilder_keepsTheSettingsAndChangesOnlyWhatIsSet() {
+        RecordingBackend backend = RecordingBackend.answering(r -> "ok", "90");
+        RagPipeline original = pipeline(backend).temperature(0.3).maxContextTokens(1234).build();
+        RagPipeline variant = original.toBuilder().temperature(0.7).build();
+        original.ask(RagRequest.of("How often do API keys rotate?", ENG));
+        variant.ask(RagRequest.of("How often do API keys rotate?", ENG));
+        List<ChatRequest> sent = backend.answerRequests();
+        assertThat(sent.get(0).temperature()).isEqualTo(0.3);
+        assertThat(sent.get(1).temperature()).isEqualTo(0.7);
+        assertThat(variant.defaultModel()).isEqualTo(original.defaultModel());
+        assertThat(audit.records).hasSize(2);                    // the variant shares the audit sink
+        assertThat(original.toBuilder().build().limitsFor("llama3.2").contextCap()).isEqualTo(1234);
+    }
+
+    @Test
     void build_storeFromProviderId_isOwnedAndClosedByThePipeline() {
         RecordingBackend backend = RecordingBackend.answering(r -> "ok", "90");
         RagPipeline rag = RagPipeline.builder().store("in-memory", Map.of("dimension", String.valueOf(DIM)))
