@@ -28,6 +28,7 @@ public final class ExtractiveBackend implements LlmBackend {
     private static final Pattern BLOCK = Pattern.compile("\\[SourceId: ([a-f0-9-]{36}:\\d+)]\\n(?:[^\\n]*\\n)*?---\\n");
     private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+");
     private static final Pattern PARAGRAPH = Pattern.compile("\\n\\s*\\n");
+    private static final Pattern LIST_ITEM = Pattern.compile("([-*+]|\\d+[.)])\\s+");
 
     private final int maxSentences;
 
@@ -125,8 +126,9 @@ public final class ExtractiveBackend implements LlmBackend {
     }
 
     /**
-     * The sentences of a block's text: paragraphs (split at blank lines) with their lines joined, headings, rules,
-     * code fences and the budget's cut marker left out, then split after {@code .}, {@code !} or {@code ?}.
+     * The sentences of a block's text: paragraphs (split at blank lines) with their lines joined, each list item
+     * on its own (its marker removed), headings, rules, code fences and the budget's cut marker left out, then
+     * split after {@code .}, {@code !} or {@code ?}.
      */
     static List<String> sentences(String body) {
         List<String> out = new ArrayList<>();
@@ -138,18 +140,28 @@ public final class ExtractiveBackend implements LlmBackend {
                         || l.matches("[-*_ ]{3,}")) {
                     continue;
                 }
+                Matcher item = LIST_ITEM.matcher(l);
+                if (item.lookingAt()) {
+                    split(joined, out);              // a list item starts a sentence of its own
+                    l = l.substring(item.end());
+                }
                 if (joined.length() > 0) {
                     joined.append(' ');
                 }
                 joined.append(l);
             }
-            for (String sentence : SENTENCE_END.split(joined)) {
-                if (!sentence.isBlank()) {
-                    out.add(sentence.strip());
-                }
-            }
+            split(joined, out);
         }
         return out;
+    }
+
+    private static void split(StringBuilder text, List<String> into) {
+        for (String sentence : SENTENCE_END.split(text)) {
+            if (!sentence.isBlank()) {
+                into.add(sentence.strip());
+            }
+        }
+        text.setLength(0);
     }
 
     /** Streams the answer line by line on the calling thread, then completes. */

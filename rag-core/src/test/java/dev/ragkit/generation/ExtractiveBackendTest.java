@@ -101,6 +101,13 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void sentences_listItemsStandAlone() {
+        assertThat(ExtractiveBackend.sentences("The filter applies to:\n- vector search\n- keyword\n  search\n"
+                + "1. deletes"))
+                .containsExactly("The filter applies to:", "vector search", "keyword search", "deletes");
+    }
+
+    @Test
     void chat_isDeterministic() {
         ChatRequest p = prompt(List.of(block("a.md", "Keys rotate. Keys expire. Tokens rotate.")), "keys rotate");
         ExtractiveBackend backend = new ExtractiveBackend();
