@@ -32,6 +32,7 @@ import org.apache.solr.client.solrj.SolrRequest;
 import org.apache.solr.client.solrj.SolrServerException;
 import org.apache.solr.client.solrj.request.QueryRequest;
 import org.apache.solr.client.solrj.request.UpdateRequest;
+import org.apache.solr.client.solrj.response.QueryResponse;
 import org.apache.solr.client.solrj.util.ClientUtils;
 import org.apache.solr.common.SolrDocument;
 import org.apache.solr.common.SolrDocumentList;
@@ -53,8 +54,8 @@ import org.jspecify.annotations.Nullable;
  * shard for more than {@code k}, computes the exact cosine from the returned vectors, orders by it (ties by
  * document id, then chunk index, as the contract requires) and cuts to {@code k}.
  *
- * <p>Writes: an upsert overwrites the document's header and chunks by id, deletes the old version's extra chunks
- * by id (the header records how many there were), then soft-commits; the store's writes are serialised, and the config set has no automatic soft commit,
+ * <p>Writes: an upsert overwrites the document's header and chunks by id, deletes its chunks beyond the new last
+ * index, then soft-commits; the store's writes are serialised, and the config set has no automatic soft commit,
  * so a reader sees a document's old version or its new one, never a mix. This holds for the writes of one
  * {@code SolrDocumentStore} instance (two processes writing the same collection need their own coordination),
  * and across shards because a document's header and chunks share a route key and so a shard.
@@ -106,7 +107,7 @@ public final class SolrDocumentStore implements DocumentStore {
         checkOpen();
         List<SolrInputDocument> docs = new ArrayList<>(chunks.size() + 1);
         long version = versions.incrementAndGet();
-        docs.add(header(document, chunks.size(), version));
+        docs.add(header(document, version));
         for (StoredChunk c : chunks) {
             Objects.requireNonNull(c, "chunk");
             if (!c.documentId().equals(document.id())) {
@@ -131,14 +132,13 @@ public final class SolrDocumentStore implements DocumentStore {
         }
         writes.lock();
         try {
-            // Overwrite by id and delete the old version's extra chunks by id: no delete-by-query, whose
-            // processing can make a half-done replacement visible; nothing is visible before the commit.
+            // Overwrite by id and delete whatever chunks of the document lie beyond the new version's last index,
+            // whatever the stored state (a failed earlier write may have left more). Nothing is visible before the
+            // commit, and reads are single-pass from the shard leaders.
             UpdateRequest u = new UpdateRequest();
             u.add(docs);
-            int old = storedChunkCount(document.tenant(), document.id());
-            for (int i = chunks.size(); i < old; i++) {
-                u.deleteById(solrId("chunk", document.tenant(), document.id(), i));
-            }
+            u.deleteByQuery(documentQuery(document.tenant(), document.id()) + " AND kind:chunk AND chunk_index:["
+                    + chunks.size() + " TO *]");
             send(u);
             commit();
         } finally {
@@ -157,11 +157,7 @@ public final class SolrDocumentStore implements DocumentStore {
                 return false;
             }
             UpdateRequest u = new UpdateRequest();
-            u.deleteById(solrId("doc", scope.tenant(), documentId, -1));
-            int count = storedChunkCount(scope.tenant(), documentId);
-            for (int i = 0; i < count; i++) {
-                u.deleteById(solrId("chunk", scope.tenant(), documentId, i));
-            }
+            u.deleteByQuery(documentQuery(scope.tenant(), documentId));
             send(u);
             commit();
             return true;
@@ -170,17 +166,8 @@ public final class SolrDocumentStore implements DocumentStore {
         }
     }
 
-    /** The chunk count on the document's stored header (0 when there is none); called under the write lock. */
-    private int storedChunkCount(String tenant, String documentId) {
-        ModifiableSolrParams p = params(List.of("tenant:" + quote(tenant), "kind:doc", "doc_id:" + quote(documentId)));
-        p.set("q", "*:*");
-        p.set("fl", "chunk_count");
-        p.set("rows", 1);
-        SolrDocumentList found = query(p).results;
-        if (found.isEmpty() || found.get(0).getFirstValue("chunk_count") == null) {
-            return 0;
-        }
-        return ((Number) found.get(0).getFirstValue("chunk_count")).intValue();
+    private static String documentQuery(String tenant, String documentId) {
+        return "tenant:" + quote(tenant) + " AND doc_id:" + quote(documentId);
     }
 
     private void commit() {
@@ -197,10 +184,9 @@ public final class SolrDocumentStore implements DocumentStore {
         }
     }
 
-    private static SolrInputDocument header(StoredDocument d, int chunkCount, long version) {
+    private static SolrInputDocument header(StoredDocument d, long version) {
         SolrInputDocument s = base(d, "doc", version);
         s.addField("id", solrId("doc", d.tenant(), d.id(), -1));
-        s.addField("chunk_count", chunkCount);
         return s;
     }
 
@@ -583,12 +569,21 @@ public final class SolrDocumentStore implements DocumentStore {
     }
 
     private Result query(ModifiableSolrParams params) {
+        QueryResponse response;
         try {
-            return new Result(new QueryRequest(params, SolrRequest.METHOD.POST).process(client, collection)
-                    .getResults());
+            response = new QueryRequest(params, SolrRequest.METHOD.POST).process(client, collection);
         } catch (SolrServerException | IOException | SolrException e) {
             throw failure("query", e);
         }
+        // While a node goes down a response can come back without results, or from only some shards: either
+        // would be a wrong answer, so it is a (retriable) failure instead.
+        Object partial = response.getHeader() == null ? null : response.getHeader().get("partialResults");
+        if (response.getResults() == null || Boolean.TRUE.equals(partial)) {
+            throw new StoreException("Solr collection '" + collection + "' answered "
+                    + (response.getResults() == null ? "without results" : "with results from only some shards")
+                    + " (a node may be going down); retry shortly", true);
+        }
+        return new Result(response.getResults());
     }
 
     /** Every matching Solr document, page by page, in a stable order. */
@@ -614,6 +609,9 @@ public final class SolrDocumentStore implements DocumentStore {
         // One pass: each shard returns whole documents at once. The default two passes (ids, then fields) can
         // straddle a commit and mix two versions of a document.
         p.set("distrib.singlePass", true);
+        // Shard leaders hold every acknowledged write: reading from them keeps read-your-writes true even while a
+        // replica that missed a commit (e.g. on a node going down) is still answering.
+        p.set("shards.preference", "replica.leader:true");
         for (String f : filters) {
             p.add("fq", f);
         }
