@@ -155,7 +155,7 @@ public final class LangChain4jDocumentStore implements DocumentStore {
         lock.writeLock().lock();
         try {
             checkOpen();
-            int dim = validate(document, copy);
+            int dim = StoredChunk.requireUpsertable(document, copy, dimension);
             Key key = new Key(document.tenant(), document.id());
             Entry old = documents.get(key);
             String version = UUID.randomUUID().toString();
@@ -194,34 +194,6 @@ public final class LangChain4jDocumentStore implements DocumentStore {
         } finally {
             lock.writeLock().unlock();
         }
-    }
-
-    /** Checks the chunks and returns their dimension (0 when there are none). */
-    private int validate(StoredDocument document, List<StoredChunk> chunks) {
-        int dim = dimension;
-        for (int i = 0; i < chunks.size(); i++) {
-            StoredChunk chunk = chunks.get(i);
-            if (!chunk.documentId().equals(document.id())) {
-                throw new IllegalArgumentException("chunk " + chunk.sourceId() + " belongs to document "
-                        + chunk.documentId() + ", not to document " + document.id());
-            }
-            if (chunk.index() != i) {
-                throw new IllegalArgumentException("chunk indexes must be 0.." + (chunks.size() - 1)
-                        + " in order, but position " + i + " holds index " + chunk.index());
-            }
-            if (chunk.embedding() == null) {
-                throw new IllegalArgumentException("chunk " + chunk.sourceId() + " has no embedding; embed every"
-                        + " chunk before the upsert");
-            }
-            if (dim == 0) {
-                dim = chunk.dimension();
-            } else if (chunk.dimension() != dim) {
-                throw new IllegalArgumentException("chunk " + chunk.sourceId() + " has dimension "
-                        + chunk.dimension() + ", but the store's dimension is " + dim
-                        + "; embed every chunk with the same model");
-            }
-        }
-        return dim;
     }
 
     @Override

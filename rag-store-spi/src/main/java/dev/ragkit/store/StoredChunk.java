@@ -1,6 +1,7 @@
 package dev.ragkit.store;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -127,6 +128,50 @@ public record StoredChunk(
                 + ", tokens " + tokenCount + ", dimension " + dimension()
                 + (section == null ? "" : ", section " + section)
                 + ", text " + (text.length() > 40 ? text.substring(0, 40) + "…" : text) + "]";
+    }
+
+    /**
+     * The checks every store makes on {@link DocumentStore#upsert} input before it writes anything, in one place:
+     * no null chunk, every chunk belongs to {@code document}, indexes are {@code 0..n-1} in order, every chunk has
+     * an embedding, and all embeddings have one dimension — {@code dimension} when it is positive (the store's),
+     * else the first chunk's.
+     *
+     * @param document  the document being stored
+     * @param chunks    its chunks
+     * @param dimension the store's dimension, or 0 while it is not fixed
+     * @return the chunks' dimension, or 0 when there are no chunks
+     * @throws NullPointerException     on a null chunk
+     * @throws IllegalArgumentException on any other violation, naming the chunk and the fix
+     */
+    public static int requireUpsertable(StoredDocument document, List<StoredChunk> chunks, int dimension) {
+        Objects.requireNonNull(document, "document");
+        Objects.requireNonNull(chunks, "chunks");
+        int dim = dimension;
+        for (int i = 0; i < chunks.size(); i++) {
+            StoredChunk chunk = Objects.requireNonNull(chunks.get(i), "chunks[" + i + "]");
+            if (!chunk.documentId().equals(document.id())) {
+                throw new IllegalArgumentException("chunk " + chunk.sourceId() + " belongs to document "
+                        + chunk.documentId() + ", not to document " + document.id() + " (" + document.path() + ")");
+            }
+            if (chunk.index() != i) {
+                throw new IllegalArgumentException("chunk indexes must be 0.." + (chunks.size() - 1)
+                        + " in order; position " + i + " holds index " + chunk.index() + " (document "
+                        + document.path() + ")");
+            }
+            float[] vector = chunk.embedding;
+            if (vector == null) {
+                throw new IllegalArgumentException("chunk " + chunk.sourceId() + " has no embedding; embed every"
+                        + " chunk before storing it");
+            }
+            if (dim == 0) {
+                dim = vector.length;
+            } else if (vector.length != dim) {
+                throw new IllegalArgumentException("chunk " + chunk.sourceId() + " has dimension " + vector.length
+                        + ", expected " + dim + (dimension > 0 ? " (the store's)" : " (the document's first chunk's)")
+                        + "; embed every chunk with the same model");
+            }
+        }
+        return chunks.isEmpty() ? 0 : dim;
     }
 
     /**

@@ -158,31 +158,10 @@ public final class InMemoryDocumentStore implements DocumentStore {
         Objects.requireNonNull(document, "document");
         Objects.requireNonNull(chunks, "chunks");
         ensureOpen();
+        int dim = StoredChunk.requireUpsertable(document, chunks, dimension);
         List<TenantIndex.PreparedChunk> prepared = new ArrayList<>(chunks.size());
-        int dim = 0;
-        for (int i = 0; i < chunks.size(); i++) {
-            StoredChunk chunk = Objects.requireNonNull(chunks.get(i), "chunks[" + i + "]");
-            if (!chunk.documentId().equals(document.id())) {
-                throw new IllegalArgumentException("chunk " + chunk.sourceId() + " belongs to document "
-                        + chunk.documentId() + ", not to " + document.id() + " (" + document.path() + ")");
-            }
-            if (chunk.index() != i) {
-                throw new IllegalArgumentException("chunk indexes must be 0.." + (chunks.size() - 1)
-                        + " in order; position " + i + " holds index " + chunk.index()
-                        + " (document " + document.path() + ")");
-            }
-            float[] vector = chunk.embedding();
-            if (vector == null) {
-                throw new IllegalArgumentException("chunk " + chunk.sourceId() + " has no embedding;"
-                        + " embed every chunk before storing it");
-            }
-            if (i == 0) {
-                dim = vector.length;
-            } else if (vector.length != dim) {
-                throw new IllegalArgumentException("chunks of one document have different dimensions: "
-                        + dim + " and " + vector.length + " (chunk " + chunk.sourceId() + ")");
-            }
-            prepared.add(new TenantIndex.PreparedChunk(chunk, vector));
+        for (StoredChunk chunk : chunks) {
+            prepared.add(new TenantIndex.PreparedChunk(chunk, Objects.requireNonNull(chunk.embedding())));
         }
         if (dim > 0) {
             fixDimension(dim, document);

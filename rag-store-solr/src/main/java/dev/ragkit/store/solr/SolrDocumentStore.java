@@ -108,26 +108,9 @@ public final class SolrDocumentStore implements DocumentStore {
         List<SolrInputDocument> docs = new ArrayList<>(chunks.size() + 1);
         long version = versions.incrementAndGet();
         docs.add(header(document, version));
+        StoredChunk.requireUpsertable(document, chunks, dimension);
         for (StoredChunk c : chunks) {
-            Objects.requireNonNull(c, "chunk");
-            if (!c.documentId().equals(document.id())) {
-                throw new IllegalArgumentException("chunk " + c.sourceId() + " does not belong to document "
-                        + document.id());
-            }
-            float[] v = c.embedding();
-            if (v == null) {
-                throw new IllegalArgumentException("chunk " + c.sourceId() + " has no embedding; upsert needs every "
-                        + "chunk's vector");
-            }
-            if (v.length != dimension) {
-                throw new IllegalArgumentException("chunk " + c.sourceId() + " has dimension " + v.length
-                        + ", the store's dimension is " + dimension + "; embed with the same model");
-            }
-            int position = docs.size() - 1;
-            if (c.index() != position) {
-                throw new IllegalArgumentException("chunk indices of document " + document.id() + " must be 0, 1, "
-                        + "2, ... in order; got index " + c.index() + " at position " + position);
-            }
+            float[] v = Objects.requireNonNull(c.embedding());
             docs.add(chunk(document, c, v, version));
         }
         writes.lock();

@@ -8,6 +8,7 @@ import dev.ragkit.store.SearchRequest;
 import dev.ragkit.store.StoreException;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
+import dev.ragkit.store.tck.DocumentStoreContract;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -456,8 +457,8 @@ final class SolrFaultToleranceTest {
                 if (query == null) {
                     assertThat(h.similarity()).as("similarity without a query vector").isNaN();
                 } else {
-                    double expected = Math.max(0, Math.min(1, cosine(query, vector(c.tenant, c.doc, c.version,
-                            c.index))));
+                    double expected = Math.max(0, Math.min(1, DocumentStoreContract.cosine(query,
+                            vector(c.tenant, c.doc, c.version, c.index))));
                     assertThat(h.similarity()).as("similarity of %s", h.sourceId()).isCloseTo(expected,
                             org.assertj.core.data.Offset.offset(1e-5));
                 }
@@ -497,7 +498,7 @@ final class SolrFaultToleranceTest {
             StoredDocument doc = document(scope.tenant(), d, 0);
             if (scope.canSee(doc)) {
                 for (StoredChunk c : chunks(scope.tenant(), d, 0)) {
-                    all.add(new Object[] {cosine(query, c.embedding()), doc.id(), c.index(), c.sourceId()});
+                    all.add(new Object[] {DocumentStoreContract.cosine(query, c.embedding()), doc.id(), c.index(), c.sourceId()});
                 }
             }
         }
@@ -698,18 +699,6 @@ final class SolrFaultToleranceTest {
         }
         v[0] += 0.01f; // never all zeros
         return v;
-    }
-
-    private static double cosine(float[] a, float[] b) {
-        double dot = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += (double) a[i] * b[i];
-            na += (double) a[i] * a[i];
-            nb += (double) b[i] * b[i];
-        }
-        return dot / Math.sqrt(na * nb);
     }
 
     private static Scope randomScope(Random random) {
