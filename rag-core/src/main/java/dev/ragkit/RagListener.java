@@ -1,6 +1,6 @@
 package dev.ragkit;
 
-import dev.ragkit.generation.Prompt;
+import dev.ragkit.prompt.Prompt;
 import dev.ragkit.retrieval.RetrievedContext;
 
 /**

@@ -1,5 +1,6 @@
 /**
- * RagKit's entry points and its exception hierarchy, rooted at {@link dev.ragkit.RagException}.
+ * RagKit's entry points: {@link dev.ragkit.RagPipeline} with its request, response and configuration. Exceptions
+ * live in {@link dev.ragkit.error}.
  */
 @NullMarked
 package dev.ragkit;

@@ -8,14 +8,19 @@ import dev.ragkit.audit.AuditOutcome;
 import dev.ragkit.audit.AuditRecord;
 import dev.ragkit.audit.AuditSink;
 import dev.ragkit.audit.QueryRedaction;
-import dev.ragkit.budget.TokenCounter;
-import dev.ragkit.budget.TokenCounters;
+import dev.ragkit.tokens.TokenCounter;
+import dev.ragkit.tokens.TokenCounters;
+import dev.ragkit.error.AuditException;
+import dev.ragkit.error.LlmTimeoutException;
+import dev.ragkit.error.LlmUnavailableException;
+import dev.ragkit.error.ModelNotAllowedException;
+import dev.ragkit.error.RagException;
 import dev.ragkit.generation.Cancellable;
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;
 import dev.ragkit.generation.FinishReason;
 import dev.ragkit.generation.ModelInfo;
-import dev.ragkit.generation.Prompt;
+import dev.ragkit.prompt.Prompt;
 import dev.ragkit.grounding.Action;
 import dev.ragkit.grounding.Citation;
 import dev.ragkit.grounding.InMemoryOwnerDirectory;
@@ -709,7 +714,7 @@ final class RagPipelineTest {
         assertThatThrownBy(() -> RagPipeline.builder().systemPrompt(" "))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> pipeline(backend).systemPrompt("Rules.").promptBuilder(
-                dev.ragkit.generation.PromptBuilder.standard()).build())
+                dev.ragkit.prompt.PromptBuilder.standard()).build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("set one of them");
         assertThatThrownBy(() -> RagPipeline.builder().backend("no-such-backend", Map.of()).store(store)
                 .embedder(embedder()).build()).isInstanceOf(IllegalArgumentException.class)

@@ -1,9 +1,9 @@
 package dev.ragkit.benchmarks;
 
-import dev.ragkit.budget.TokenCounter;
-import dev.ragkit.budget.TokenCounters;
+import dev.ragkit.tokens.TokenCounter;
+import dev.ragkit.tokens.TokenCounters;
 import dev.ragkit.generation.ChatMessage;
-import dev.ragkit.generation.ContextBlock;
+import dev.ragkit.prompt.ContextBlock;
 import dev.ragkit.ingest.MarkdownDocumentParser;
 import dev.ragkit.ingest.ParsedDocument;
 import dev.ragkit.ingest.TextChunk;

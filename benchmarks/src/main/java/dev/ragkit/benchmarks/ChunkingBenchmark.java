@@ -7,7 +7,7 @@ import dev.langchain4j.data.document.Document;
 import dev.langchain4j.data.document.DocumentSplitter;
 import dev.langchain4j.data.document.splitter.DocumentSplitters;
 import dev.langchain4j.data.segment.TextSegment;
-import dev.ragkit.budget.TokenCounters;
+import dev.ragkit.tokens.TokenCounters;
 import dev.ragkit.ingest.MarkdownDocumentParser;
 import dev.ragkit.ingest.ParsedDocument;
 import dev.ragkit.ingest.TextChunk;

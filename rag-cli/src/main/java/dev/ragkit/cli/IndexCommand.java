@@ -1,6 +1,6 @@
 package dev.ragkit.cli;
 
-import dev.ragkit.RagException;
+import dev.ragkit.error.RagException;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;

@@ -1,6 +1,6 @@
 package dev.ragkit.cli;
 
-import dev.ragkit.RagException;
+import dev.ragkit.error.RagException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

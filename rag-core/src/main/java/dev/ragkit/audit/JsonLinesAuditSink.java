@@ -1,6 +1,6 @@
 package dev.ragkit.audit;
 
-import dev.ragkit.AuditException;
+import dev.ragkit.error.AuditException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

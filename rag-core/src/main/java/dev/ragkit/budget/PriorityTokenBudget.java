@@ -1,10 +1,11 @@
 package dev.ragkit.budget;
 
-import dev.ragkit.TokenBudgetExceededException;
+import dev.ragkit.error.TokenBudgetExceededException;
 import dev.ragkit.generation.ChatMessage;
-import dev.ragkit.generation.ContextBlock;
-import dev.ragkit.generation.Prompt;
-import dev.ragkit.generation.PromptBuilder;
+import dev.ragkit.prompt.ContextBlock;
+import dev.ragkit.prompt.Prompt;
+import dev.ragkit.prompt.PromptBuilder;
+import dev.ragkit.tokens.TokenCounter;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,9 +1,11 @@
 package dev.ragkit.budget;
 
 import dev.ragkit.generation.ChatMessage;
-import dev.ragkit.generation.ContextBlock;
-import dev.ragkit.generation.Prompt;
-import dev.ragkit.generation.PromptBuilder;
+import dev.ragkit.prompt.ContextBlock;
+import dev.ragkit.prompt.Prompt;
+import dev.ragkit.prompt.PromptBuilder;
+import dev.ragkit.tokens.TokenCounter;
+import dev.ragkit.tokens.TokenCounters;
 import java.util.List;
 import java.util.Objects;
 
@@ -26,7 +28,7 @@ public interface TokenBudget {
      * @param history    earlier messages, oldest first; user and assistant messages only
      * @param candidates the context blocks, in any order
      * @return the fitted prompt
-     * @throws dev.ragkit.TokenBudgetExceededException when the system prompt, or the system prompt and the
+     * @throws dev.ragkit.error.TokenBudgetExceededException when the system prompt, or the system prompt and the
      *                                                 question, leave no room for the response reserve
      */
     Prompt fit(BudgetLimits limits, String question, List<ChatMessage> history, List<ContextBlock> candidates);

@@ -1,7 +1,7 @@
 package dev.ragkit.eval;
 
-import dev.ragkit.budget.TokenCounter;
-import dev.ragkit.budget.TokenCounters;
+import dev.ragkit.tokens.TokenCounter;
+import dev.ragkit.tokens.TokenCounters;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.StoredChunk;

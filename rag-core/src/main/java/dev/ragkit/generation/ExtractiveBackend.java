@@ -1,6 +1,6 @@
 package dev.ragkit.generation;
 
-import dev.ragkit.grounding.ConfidenceScorer;
+import dev.ragkit.internal.KeyTerms;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,8 +15,9 @@ import java.util.regex.Pattern;
  * key terms with the question, each followed by its {@code [SourceId: …]}. Deterministic, instant and offline; for
  * machines without a model server. Its answers say they are extractive, and its model name is {@value #MODEL}, so
  * it never passes for a language model. It cannot rate answers: a self-rating request gets a reply that is not a
- * number (turn self-rating off with it). It reads the blocks in the layout of {@link PromptBuilder#standard()}
- * ({@code [SourceId: …]}, header lines, {@code ---}, text, {@code ---}); other layouts find no blocks.
+ * number (turn self-rating off with it). It reads the blocks in the layout of
+ * {@link dev.ragkit.prompt.PromptBuilder#standard()} ({@code [SourceId: …]}, header lines, {@code ---}, text,
+ * {@code ---}); other layouts find no blocks.
  */
 public final class ExtractiveBackend implements LlmBackend {
 
@@ -75,7 +76,7 @@ public final class ExtractiveBackend implements LlmBackend {
         List<ChatMessage> messages = request.messages();
         String system = messages.get(0).role() == ChatMessage.Role.SYSTEM ? messages.get(0).content() : "";
         String question = messages.get(messages.size() - 1).content();
-        Set<String> wanted = ConfidenceScorer.keyTerms(question);
+        Set<String> wanted = KeyTerms.of(question);
         List<Sentence> sentences = new ArrayList<>();
         Matcher block = BLOCK.matcher(system);
         boolean found = block.find();
@@ -93,7 +94,7 @@ public final class ExtractiveBackend implements LlmBackend {
                 if (text.isEmpty()) {
                     continue;
                 }
-                Set<String> terms = ConfidenceScorer.keyTerms(text);
+                Set<String> terms = KeyTerms.of(text);
                 terms.retainAll(wanted);
                 if (!terms.isEmpty()) {
                     sentences.add(new Sentence(text, sourceId, sentences.size(), terms.size()));

@@ -1,6 +1,6 @@
 package dev.ragkit.generation;
 
-import dev.ragkit.budget.TokenCounter;
+import dev.ragkit.tokens.TokenCounter;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -8,9 +8,9 @@ import java.util.OptionalInt;
  * A language model server or library that RagKit can ask. Implementations are thread-safe; plugins are found
  * through {@link LlmBackendProvider}.
  *
- * <p>Errors are RagKit's typed exceptions: {@link dev.ragkit.LlmUnavailableException} (cannot connect),
- * {@link dev.ragkit.LlmTimeoutException} (too slow), {@link dev.ragkit.ModelNotFoundException} (no such model),
- * or another {@link dev.ragkit.RagException} whose message carries the server's own error.
+ * <p>Errors are RagKit's typed exceptions: {@link dev.ragkit.error.LlmUnavailableException} (cannot connect),
+ * {@link dev.ragkit.error.LlmTimeoutException} (too slow), {@link dev.ragkit.error.ModelNotFoundException} (no such model),
+ * or another {@link dev.ragkit.error.RagException} whose message carries the server's own error.
  */
 public interface LlmBackend {
 
@@ -39,7 +39,7 @@ public interface LlmBackend {
     /**
      * @param model a model name
      * @return its context window and response limit
-     * @throws dev.ragkit.ModelNotFoundException when the backend does not have it
+     * @throws dev.ragkit.error.ModelNotFoundException when the backend does not have it
      */
     ModelInfo modelInfo(String model);
 

@@ -1,6 +1,6 @@
 package dev.ragkit.generation;
 
-import dev.ragkit.RagException;
+import dev.ragkit.error.RagException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 /**
- * Talking to language models: the {@link dev.ragkit.generation.LlmBackend} plugin contract with its value types,
- * and turning retrieved context into a prompt ({@link dev.ragkit.generation.PromptBuilder},
- * {@link dev.ragkit.generation.ContextBlock}).
+ * Talking to language models: the {@link dev.ragkit.generation.LlmBackend} plugin contract with its value types
+ * (messages, requests, results, model limits, health) and the extractive fallback backend. The prompt itself is
+ * written in {@link dev.ragkit.prompt}.
  */
 @NullMarked
 package dev.ragkit.generation;

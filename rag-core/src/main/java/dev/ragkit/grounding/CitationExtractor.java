@@ -1,6 +1,6 @@
 package dev.ragkit.grounding;
 
-import dev.ragkit.generation.ContextBlock;
+import dev.ragkit.prompt.ContextBlock;
 import java.util.List;
 
 /**

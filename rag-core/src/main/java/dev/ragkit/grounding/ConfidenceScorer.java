@@ -1,7 +1,7 @@
 package dev.ragkit.grounding;
 
 import dev.ragkit.generation.ChatMessage;
-import dev.ragkit.generation.ContextBlock;
+import dev.ragkit.prompt.ContextBlock;
 import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -37,16 +37,6 @@ public interface ConfidenceScorer {
      */
     @Nullable Integer parseSelfRating(String reply);
 
-    /**
-     * The key terms coverage is measured with: lower-case alphanumeric words of three or more characters, English
-     * stop words removed.
-     *
-     * @param text any text
-     * @return its key terms (a new, modifiable set)
-     */
-    static Set<String> keyTerms(String text) {
-        return HybridConfidenceScorer.keyTerms(java.util.Objects.requireNonNull(text, "text"));
-    }
 
     /** @return the default scorer (weights 30/40/30, English stop words) */
     static ConfidenceScorer standard() {

@@ -1,13 +1,13 @@
 package dev.ragkit.grounding;
 
 import dev.ragkit.generation.ChatMessage;
-import dev.ragkit.generation.ContextBlock;
+import dev.ragkit.internal.KeyTerms;
+import dev.ragkit.prompt.ContextBlock;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -40,35 +40,12 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
 
     private static final double EPSILON = 1e-9;
 
-    private static final Pattern WORD = Pattern.compile("[a-z0-9]+");
 
     /** Any {@code [SourceId …]} bracket, well formed or not, so no part of a cited id is taken as a term. */
     private static final Pattern MARKER = Pattern.compile("\\[\\s*SourceId\\b[^\\]]*]");
 
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
-    /**
-     * English stop words: the usual English function words (articles, pronouns, auxiliary and modal verbs,
-     * prepositions, conjunctions, common determiners and adverbs, and the stems that contractions leave
-     * behind). Only words of three or more letters are listed, since shorter words never count as key terms.
-     */
-    static final Set<String> STOP_WORDS = Set.of(
-            "about", "above", "after", "again", "against", "all", "also", "although", "among", "and", "any",
-            "are", "aren", "around", "because", "been", "before", "being", "below", "beneath", "beside",
-            "besides", "between", "beyond", "both", "but", "can", "cannot", "could", "couldn", "did", "didn",
-            "does", "doesn", "doing", "don", "down", "during", "each", "either", "else", "enough", "etc", "even",
-            "ever", "every", "few", "for", "from", "further", "had", "hadn", "has", "hasn", "have", "haven",
-            "having", "hence", "her", "here", "hers", "herself", "him", "himself", "his", "how", "however",
-            "into", "isn", "its", "itself", "just", "least", "less", "many", "may", "might", "more", "most",
-            "much", "must", "mustn", "myself", "neither", "nor", "not", "now", "off", "once", "one", "only",
-            "onto", "other", "others", "otherwise", "ought", "our", "ours", "ourselves", "out", "over", "own",
-            "per", "rather", "same", "shall", "shan", "she", "should", "shouldn", "since", "some", "such",
-            "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "therefore",
-            "these", "they", "this", "those", "though", "through", "throughout", "thus", "too", "toward",
-            "towards", "under", "unless", "until", "upon", "very", "via", "was", "wasn", "were", "weren",
-            "what", "whatever", "when", "whenever", "where", "whereas", "whether", "which", "while", "who",
-            "whoever", "whom", "whose", "why", "will", "with", "within", "without", "won", "would", "wouldn",
-            "yet", "you", "your", "yours", "yourself", "yourselves");
 
     @Override
     public ConfidenceScore score(String answer, List<ContextBlock> used, @Nullable Integer selfRating) {
@@ -92,11 +69,11 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
                 matchSum += match;
                 matched++;
             }
-            addKeyTerms(block.text(), contextTerms);
+            KeyTerms.addTo(block.text(), contextTerms);
         }
         double retrieval = matched == 0 ? 0 : clamp01(matchSum / matched);
 
-        Set<String> answerTerms = keyTerms(MARKER.matcher(answer).replaceAll(" "));
+        Set<String> answerTerms = KeyTerms.of(MARKER.matcher(answer).replaceAll(" "));
         int covered = 0;
         for (String term : answerTerms) {
             if (contextTerms.contains(term)) {
@@ -173,22 +150,6 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
         return SelfRatingParser.parse(reply);
     }
 
-    /** @return the key terms of {@code text} */
-    static Set<String> keyTerms(String text) {
-        Set<String> terms = new HashSet<>();
-        addKeyTerms(text, terms);
-        return terms;
-    }
-
-    private static void addKeyTerms(String text, Set<String> into) {
-        Matcher word = WORD.matcher(text.toLowerCase(Locale.ROOT));
-        while (word.find()) {
-            String w = word.group();
-            if (w.length() >= 3 && !STOP_WORDS.contains(w)) {
-                into.add(w);
-            }
-        }
-    }
 
     private static double clamp01(double value) {
         return Math.max(0, Math.min(1, value));

@@ -2,7 +2,7 @@ package dev.ragkit.ingest;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.ragkit.RagException;
+import dev.ragkit.error.RagException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -13,7 +13,7 @@ public interface Embedder {
      *
      * @param texts the texts, not empty
      * @return one vector per text, in the same order, each of {@link #dimension()} finite values
-     * @throws dev.ragkit.RagException when the model cannot be reached or answers garbage
+     * @throws dev.ragkit.error.RagException when the model cannot be reached or answers garbage
      */
     float[][] embed(List<String> texts);
 

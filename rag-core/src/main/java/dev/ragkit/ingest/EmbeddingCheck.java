@@ -1,6 +1,6 @@
 package dev.ragkit.ingest;
 
-import dev.ragkit.RagException;
+import dev.ragkit.error.RagException;
 import org.jspecify.annotations.Nullable;
 
 /**

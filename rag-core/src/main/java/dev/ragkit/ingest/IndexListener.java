@@ -1,6 +1,6 @@
 package dev.ragkit.ingest;
 
-import dev.ragkit.IngestException;
+import dev.ragkit.error.IngestException;
 
 /**
  * Observes an {@link Indexer} run: which files were indexed, skipped or failed, and how far it has come.

@@ -1,7 +1,7 @@
 package dev.ragkit.ingest;
 
-import dev.ragkit.IngestException;
-import dev.ragkit.budget.TokenCounters;
+import dev.ragkit.error.IngestException;
+import dev.ragkit.tokens.TokenCounters;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.StoredChunk;
@@ -348,7 +348,7 @@ public final class Indexer {
             return new Outcome.Failed(new IngestException(path, 0, "the file cannot be read: " + e, e));
         } catch (RuntimeException e) {
             // A bug or a surprise in the parser, chunker or embedder must not stop the other files.
-            String what = e instanceof dev.ragkit.RagException ? e.getMessage() : e.toString();
+            String what = e instanceof dev.ragkit.error.RagException ? e.getMessage() : e.toString();
             return new Outcome.Failed(new IngestException(path, 0, what, e));
         }
     }

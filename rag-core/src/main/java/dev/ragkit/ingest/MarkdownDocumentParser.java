@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.node.POJONode;
 import com.fasterxml.jackson.databind.util.RawValue;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
-import dev.ragkit.IngestException;
+import dev.ragkit.error.IngestException;
 import dev.ragkit.store.PromotionLevel;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

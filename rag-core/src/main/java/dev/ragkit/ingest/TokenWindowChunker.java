@@ -1,6 +1,6 @@
 package dev.ragkit.ingest;
 
-import dev.ragkit.budget.TokenCounter;
+import dev.ragkit.tokens.TokenCounter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

@@ -19,6 +19,6 @@ final class AuditRecords {
 
     static AuditRecord failed(String requestId) {
         return new AuditRecord(TIMESTAMP, requestId, "acme", null, AuditRecord.sha256("secret question"), List.of(),
-                0, "llama3.2", null, null, 5L, AuditOutcome.ERROR, "dev.ragkit.LlmTimeoutException");
+                0, "llama3.2", null, null, 5L, AuditOutcome.ERROR, "dev.ragkit.error.LlmTimeoutException");
     }
 }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ragkit.AuditException;
-import dev.ragkit.RagException;
+import dev.ragkit.error.AuditException;
+import dev.ragkit.error.RagException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -92,7 +92,7 @@ final class JsonLinesAuditSinkTest {
         assertThat(node.get("sourceIds")).isEmpty();
         assertThat(node.get("sourceCount").asInt()).isZero();
         assertThat(node.get("outcome").asText()).isEqualTo("ERROR");
-        assertThat(node.get("errorType").asText()).isEqualTo("dev.ragkit.LlmTimeoutException");
+        assertThat(node.get("errorType").asText()).isEqualTo("dev.ragkit.error.LlmTimeoutException");
         assertThat(Files.readString(file)).doesNotContain("secret question");
     }
 

@@ -8,6 +8,8 @@ import dev.ragkit.RagResponse;
 import dev.ragkit.audit.AuditSink;
 import dev.ragkit.grounding.Citation;
 import dev.ragkit.grounding.ConfidenceScorer;
+import dev.ragkit.prompt.ContextBlock;
+import dev.ragkit.prompt.PromptBuilder;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.PromotionLevel;
 import dev.ragkit.store.Scope;

@@ -3,6 +3,8 @@ package dev.ragkit.generation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ragkit.prompt.ContextBlock;
+import dev.ragkit.prompt.Prompt;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package dev.ragkit.generation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ragkit.RagException;
+import dev.ragkit.error.RagException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import static dev.ragkit.grounding.Blocks.document;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
-import dev.ragkit.generation.ContextBlock;
+import dev.ragkit.prompt.ContextBlock;
 import dev.ragkit.store.StoredDocument;
 import java.util.List;
 import java.util.Locale;

@@ -7,7 +7,7 @@ import static dev.ragkit.grounding.Blocks.ownedDocument;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import dev.ragkit.generation.ContextBlock;
+import dev.ragkit.prompt.ContextBlock;
 import dev.ragkit.store.StoredDocument;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.ragkit.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ragkit.RagException;
+import dev.ragkit.error.RagException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.ragkit.IngestException;
+import dev.ragkit.error.IngestException;
 import dev.ragkit.store.PromotionLevel;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.SearchHit;

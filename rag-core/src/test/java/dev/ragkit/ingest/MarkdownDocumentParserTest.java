@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.ragkit.IngestException;
+import dev.ragkit.error.IngestException;
 import dev.ragkit.store.PromotionLevel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -3,8 +3,8 @@ package dev.ragkit.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ragkit.budget.TokenCounter;
-import dev.ragkit.budget.TokenCounters;
+import dev.ragkit.tokens.TokenCounter;
+import dev.ragkit.tokens.TokenCounters;
 import dev.ragkit.store.PromotionLevel;
 import java.io.IOException;
 import java.nio.file.Files;

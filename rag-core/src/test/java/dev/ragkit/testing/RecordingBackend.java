@@ -1,7 +1,7 @@
 package dev.ragkit.testing;
 
-import dev.ragkit.ModelNotFoundException;
-import dev.ragkit.budget.TokenCounter;
+import dev.ragkit.error.ModelNotFoundException;
+import dev.ragkit.tokens.TokenCounter;
 import dev.ragkit.generation.Cancellable;
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;

@@ -1,6 +1,6 @@
 package dev.ragkit.ollama;
 
-import dev.ragkit.budget.TokenCounter;
+import dev.ragkit.tokens.TokenCounter;
 import java.util.Objects;
 
 /**

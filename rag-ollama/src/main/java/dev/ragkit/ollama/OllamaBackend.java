@@ -3,12 +3,12 @@ package dev.ragkit.ollama;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ragkit.ModelNotFoundException;
+import dev.ragkit.error.ModelNotFoundException;
 import dev.ragkit.RagConfig;
-import dev.ragkit.RagException;
+import dev.ragkit.error.RagException;
 import dev.ragkit.budget.BudgetLimits;
-import dev.ragkit.budget.TokenCounter;
-import dev.ragkit.budget.TokenCounters;
+import dev.ragkit.tokens.TokenCounter;
+import dev.ragkit.tokens.TokenCounters;
 import dev.ragkit.generation.Cancellable;
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;
@@ -59,8 +59,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code POST /api/show} for a model's context length ({@code <architecture>.context_length}), cached;
  *       {@code GET /api/tags} for the models present ({@code llama3.2} matches {@code llama3.2:latest});
  *       {@code GET /api/version} for health.</li>
- *   <li>Errors: cannot connect or 503 → {@link dev.ragkit.LlmUnavailableException}; too slow →
- *       {@link dev.ragkit.LlmTimeoutException} naming the limits, also for HTTP 408/504 from a proxy in front of
+ *   <li>Errors: cannot connect or 503 → {@link dev.ragkit.error.LlmUnavailableException}; too slow →
+ *       {@link dev.ragkit.error.LlmTimeoutException} naming the limits, also for HTTP 408/504 from a proxy in front of
  *       Ollama (not retried: a retry would wait as long again); unknown model (404) →
  *       {@link ModelNotFoundException} saying {@code ollama pull <model>} (or, with {@code pullIfMissing}, the
  *       model is pulled and the call repeated); other statuses and {@code {"error": …}} lines inside a stream →

@@ -1,6 +1,6 @@
 package dev.ragkit.ollama;
 
-import dev.ragkit.RagException;
+import dev.ragkit.error.RagException;
 
 /**
  * Ollama reported an error: an HTTP error status with its {@code error} text, or an {@code {"error": …}} line

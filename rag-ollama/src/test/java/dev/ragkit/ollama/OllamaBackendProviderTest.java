@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ragkit.LlmTimeoutException;
-import dev.ragkit.LlmUnavailableException;
-import dev.ragkit.ModelNotFoundException;
+import dev.ragkit.error.LlmTimeoutException;
+import dev.ragkit.error.LlmUnavailableException;
+import dev.ragkit.error.ModelNotFoundException;
 import dev.ragkit.RagConfig;
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ragkit.LlmUnavailableException;
-import dev.ragkit.ModelNotFoundException;
+import dev.ragkit.error.LlmUnavailableException;
+import dev.ragkit.error.ModelNotFoundException;
 import dev.ragkit.generation.HealthStatus;
 import dev.ragkit.generation.ModelInfo;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ragkit.ModelNotFoundException;
+import dev.ragkit.error.ModelNotFoundException;
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;
 import dev.ragkit.generation.ChatResult;
