@@ -13,5 +13,10 @@ public enum ResponseFlag {
     /** The token budget left out older chat history. */
     HISTORY_REDUCED,
     /** The answer used SourceIds that were not in the prompt (see the unknown source ids). */
-    UNKNOWN_SOURCE_IDS
+    UNKNOWN_SOURCE_IDS,
+    /**
+     * The audit record of this request could not be written; under {@code AuditFailurePolicy.LOG_AND_CONTINUE} the
+     * answer is returned anyway, with this flag (under {@code FAIL_REQUEST} the request fails instead).
+     */
+    AUDIT_NOT_WRITTEN
 }

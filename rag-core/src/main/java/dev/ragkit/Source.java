@@ -11,13 +11,17 @@ import org.jspecify.annotations.Nullable;
  * @param path       its path
  * @param title      its title
  * @param charCount  its length in characters
- * @param relevance  its best chunk's relevance before boosting, or {@code null} when it did not match (a critical
- *                   document included for its promotion)
- * @param boosted    its best chunk's relevance after boosting, or {@code null} likewise
+ * @param similarity its best chunk's raw cosine similarity to the question (what thresholds compare), or
+ *                   {@code null} when no chunk was matched by vector (critical documents included for their
+ *                   promotion, keyword-only matches)
+ * @param relevance  its best chunk's fused relevance (vector and keyword scores combined) before boosting, or
+ *                   {@code null} when it did not match
+ * @param boosted    its best chunk's fused relevance after the promotion boost (what ranking uses), or
+ *                   {@code null} likewise
  * @param promotion  how the organisation marked it
  */
-public record Source(String documentId, String path, String title, long charCount, @Nullable Double relevance,
-        @Nullable Double boosted, PromotionLevel promotion) {
+public record Source(String documentId, String path, String title, long charCount, @Nullable Double similarity,
+        @Nullable Double relevance, @Nullable Double boosted, PromotionLevel promotion) {
 
     /** Validates the arguments. */
     public Source {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** Rolls a prompt's blocks up to the documents shown to the caller. */
 final class Sources {
@@ -22,15 +23,17 @@ final class Sources {
                 continue;
             }
             documents.putIfAbsent(b.document().id(), b.document());
-            double[] s = best.computeIfAbsent(b.document().id(), id -> new double[] {Double.NaN, Double.NaN});
-            s[0] = max(s[0], b.relevance());
-            s[1] = max(s[1], b.boosted());
+            double[] s = best.computeIfAbsent(b.document().id(),
+                    id -> new double[] {Double.NaN, Double.NaN, Double.NaN});
+            s[0] = max(s[0], b.similarity());
+            s[1] = max(s[1], b.relevance());
+            s[2] = max(s[2], b.boosted());
         }
         List<Source> sources = new ArrayList<>(documents.size());
         for (StoredDocument d : documents.values()) {
             double[] s = best.get(d.id());
-            sources.add(new Source(d.id(), d.path(), d.title(), d.charCount(), Double.isNaN(s[0]) ? null : s[0],
-                    Double.isNaN(s[1]) ? null : s[1], d.promotionLevel()));
+            sources.add(new Source(d.id(), d.path(), d.title(), d.charCount(), orNull(s[0]), orNull(s[1]),
+                    orNull(s[2]), d.promotionLevel()));
         }
         return sources;
     }
@@ -46,6 +49,10 @@ final class Sources {
             }
         }
         return new ArrayList<>(linked.values());
+    }
+
+    private static @Nullable Double orNull(double value) {
+        return Double.isNaN(value) ? null : value;
     }
 
     private static double max(double a, double b) {

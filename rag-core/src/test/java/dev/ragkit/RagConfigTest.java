@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ragkit.retrieval.JaccardDeduplicator;
 import dev.ragkit.retrieval.RetrievalOptions;
-import java.net.URI;
-import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -19,10 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 final class RagConfigTest {
 
     private static final Map<String, String> EVERY_VARIABLE = Map.ofEntries(
-            Map.entry("OLLAMA_BASE_URL", "https://ollama.internal:8443/"),
             Map.entry("CHAT_MODEL", "qwen3:8b"),
             Map.entry("RAG_TEMPERATURE", "0.7"),
-            Map.entry("RAG_TIMEOUT_SECONDS", "90"),
             Map.entry("RAG_CONFIDENCE_THRESHOLD", "75"),
             Map.entry("RAG_ADMIN_EMAIL", "ops@example.org"),
             Map.entry("RAG_MAX_CONTEXT_TOKENS", "6000"),
@@ -39,21 +36,19 @@ final class RagConfigTest {
     void defaults_matchTheDocumentedValues() {
         RagConfig c = RagConfig.defaults();
 
-        assertThat(c.ollamaBaseUrl()).isEqualTo(URI.create("http://localhost:11434"));
         assertThat(c.chatModel()).isEqualTo("llama3.2");
         assertThat(c.temperature()).isEqualTo(0.1);
-        assertThat(c.timeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.confidenceThreshold()).isEqualTo(60);
         assertThat(c.adminEmail()).isEqualTo("admin@company.com");
         assertThat(c.maxContextTokens()).isEqualTo(3000);
         assertThat(c.maxHistoryTokens()).isEqualTo(1000);
         assertThat(c.maxResponseTokens()).isEqualTo(1024);
         assertThat(c.systemPromptTokens()).isEqualTo(500);
-        assertThat(c.minSimilarityScore()).isEqualTo(0.3);
-        assertThat(c.maxChunksPerDoc()).isEqualTo(3);
-        assertThat(c.totalContextChunks()).isEqualTo(5);
-        assertThat(c.dedupCandidatesCap()).isEqualTo(15);
-        assertThat(c.chunkOverlapThreshold()).isEqualTo(0.9);
+        assertThat(c.minSimilarity()).isEqualTo(0.3);
+        assertThat(c.maxChunksPerDocument()).isEqualTo(3);
+        assertThat(c.topK()).isEqualTo(5);
+        assertThat(c.candidateCap()).isEqualTo(15);
+        assertThat(c.duplicateThreshold()).isEqualTo(0.9);
     }
 
     @Test
@@ -68,21 +63,19 @@ final class RagConfigTest {
     void fromEnvironment_everyVariableSet_readsEachOne() {
         RagConfig c = RagConfig.fromEnvironment(EVERY_VARIABLE);
 
-        assertThat(c.ollamaBaseUrl()).isEqualTo(URI.create("https://ollama.internal:8443/"));
         assertThat(c.chatModel()).isEqualTo("qwen3:8b");
         assertThat(c.temperature()).isEqualTo(0.7);
-        assertThat(c.timeout()).isEqualTo(Duration.ofSeconds(90));
         assertThat(c.confidenceThreshold()).isEqualTo(75);
         assertThat(c.adminEmail()).isEqualTo("ops@example.org");
         assertThat(c.maxContextTokens()).isEqualTo(6000);
         assertThat(c.maxHistoryTokens()).isZero();
         assertThat(c.maxResponseTokens()).isEqualTo(2048);
         assertThat(c.systemPromptTokens()).isEqualTo(800);
-        assertThat(c.minSimilarityScore()).isEqualTo(0.45);
-        assertThat(c.maxChunksPerDoc()).isEqualTo(2);
-        assertThat(c.totalContextChunks()).isEqualTo(8);
-        assertThat(c.dedupCandidatesCap()).isEqualTo(24);
-        assertThat(c.chunkOverlapThreshold()).isEqualTo(0.8);
+        assertThat(c.minSimilarity()).isEqualTo(0.45);
+        assertThat(c.maxChunksPerDocument()).isEqualTo(2);
+        assertThat(c.topK()).isEqualTo(8);
+        assertThat(c.candidateCap()).isEqualTo(24);
+        assertThat(c.duplicateThreshold()).isEqualTo(0.8);
     }
 
     @Test
@@ -101,21 +94,19 @@ final class RagConfigTest {
     private static RagConfig resetTo(RagConfig config, String variable, RagConfig source) {
         RagConfig.Builder b = config.toBuilder();
         switch (variable) {
-            case "OLLAMA_BASE_URL" -> b.ollamaBaseUrl(source.ollamaBaseUrl());
             case "CHAT_MODEL" -> b.chatModel(source.chatModel());
             case "RAG_TEMPERATURE" -> b.temperature(source.temperature());
-            case "RAG_TIMEOUT_SECONDS" -> b.timeout(source.timeout());
             case "RAG_CONFIDENCE_THRESHOLD" -> b.confidenceThreshold(source.confidenceThreshold());
             case "RAG_ADMIN_EMAIL" -> b.adminEmail(source.adminEmail());
             case "RAG_MAX_CONTEXT_TOKENS" -> b.maxContextTokens(source.maxContextTokens());
             case "RAG_MAX_HISTORY_TOKENS" -> b.maxHistoryTokens(source.maxHistoryTokens());
             case "RAG_MAX_RESPONSE_TOKENS" -> b.maxResponseTokens(source.maxResponseTokens());
             case "RAG_SYSTEM_PROMPT_TOKENS" -> b.systemPromptTokens(source.systemPromptTokens());
-            case "RAG_MIN_SIMILARITY_SCORE" -> b.minSimilarityScore(source.minSimilarityScore());
-            case "RAG_MAX_CHUNKS_PER_DOC" -> b.maxChunksPerDoc(source.maxChunksPerDoc());
-            case "RAG_TOTAL_CONTEXT_CHUNKS" -> b.totalContextChunks(source.totalContextChunks());
-            case "RAG_DEDUP_CANDIDATES_CAP" -> b.dedupCandidatesCap(source.dedupCandidatesCap());
-            case "RAG_CHUNK_OVERLAP_THRESHOLD" -> b.chunkOverlapThreshold(source.chunkOverlapThreshold());
+            case "RAG_MIN_SIMILARITY_SCORE" -> b.minSimilarity(source.minSimilarity());
+            case "RAG_MAX_CHUNKS_PER_DOC" -> b.maxChunksPerDocument(source.maxChunksPerDocument());
+            case "RAG_TOTAL_CONTEXT_CHUNKS" -> b.topK(source.topK());
+            case "RAG_DEDUP_CANDIDATES_CAP" -> b.candidateCap(source.candidateCap());
+            case "RAG_CHUNK_OVERLAP_THRESHOLD" -> b.duplicateThreshold(source.duplicateThreshold());
             default -> throw new AssertionError("unknown variable " + variable);
         }
         return b.build();
@@ -134,12 +125,10 @@ final class RagConfigTest {
 
     @Test
     void fromEnvironment_surroundingWhitespace_isTrimmed() {
-        RagConfig c = RagConfig.fromEnvironment(Map.of("RAG_TEMPERATURE", " 0.5 ", "CHAT_MODEL", " mistral\n",
-                "RAG_TIMEOUT_SECONDS", "\t12"));
+        RagConfig c = RagConfig.fromEnvironment(Map.of("RAG_TEMPERATURE", " 0.5 ", "CHAT_MODEL", " mistral\n"));
 
         assertThat(c.temperature()).isEqualTo(0.5);
         assertThat(c.chatModel()).isEqualTo("mistral");
-        assertThat(c.timeout()).isEqualTo(Duration.ofSeconds(12));
     }
 
     @Test
@@ -152,37 +141,24 @@ final class RagConfigTest {
     void fromEnvironment_boundaryValues_areAccepted() {
         RagConfig c = RagConfig.fromEnvironment(Map.of("RAG_TEMPERATURE", "2", "RAG_CONFIDENCE_THRESHOLD", "0",
                 "RAG_MIN_SIMILARITY_SCORE", "1.0", "RAG_CHUNK_OVERLAP_THRESHOLD", "1", "RAG_SYSTEM_PROMPT_TOKENS", "0",
-                "RAG_TOTAL_CONTEXT_CHUNKS", "15", "RAG_TIMEOUT_SECONDS", "1", "OLLAMA_BASE_URL", "http://10.0.0.5"));
+                "RAG_TOTAL_CONTEXT_CHUNKS", "15"));
 
         assertThat(c.temperature()).isEqualTo(2.0);
         assertThat(c.confidenceThreshold()).isZero();
-        assertThat(c.minSimilarityScore()).isEqualTo(1.0);
-        assertThat(c.chunkOverlapThreshold()).isEqualTo(1.0);
+        assertThat(c.minSimilarity()).isEqualTo(1.0);
+        assertThat(c.duplicateThreshold()).isEqualTo(1.0);
         assertThat(c.systemPromptTokens()).isZero();
-        assertThat(c.totalContextChunks()).isEqualTo(c.dedupCandidatesCap());
-        assertThat(c.timeout()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(c.ollamaBaseUrl().getHost()).isEqualTo("10.0.0.5");
+        assertThat(c.topK()).isEqualTo(c.candidateCap());
     }
 
     static Stream<Arguments> badValues() {
         return Stream.of(
-                Arguments.of("OLLAMA_BASE_URL", "localhost:11434", "http or https URL"),
-                Arguments.of("OLLAMA_BASE_URL", "ftp://localhost:11434", "http or https URL"),
-                Arguments.of("OLLAMA_BASE_URL", "http://", "http or https URL"),
-                Arguments.of("OLLAMA_BASE_URL", "http://local host", "http or https URL"),
-                Arguments.of("OLLAMA_BASE_URL", "/api", "http or https URL"),
                 Arguments.of("RAG_TEMPERATURE", "hot", "a number from 0 to 2"),
                 Arguments.of("RAG_TEMPERATURE", "2.5", "a number from 0 to 2"),
                 Arguments.of("RAG_TEMPERATURE", "-0.1", "a number from 0 to 2"),
                 Arguments.of("RAG_TEMPERATURE", "NaN", "a number from 0 to 2"),
                 Arguments.of("RAG_TEMPERATURE", "0.5f", "a number from 0 to 2"),
                 Arguments.of("RAG_TEMPERATURE", "0,5", "a number from 0 to 2"),
-                Arguments.of("RAG_TIMEOUT_SECONDS", "0", "whole number of seconds from 1 to 86400 (a day)"),
-                Arguments.of("RAG_TIMEOUT_SECONDS", "-5", "whole number of seconds from 1 to 86400 (a day)"),
-                Arguments.of("RAG_TIMEOUT_SECONDS", "30s", "whole number of seconds from 1 to 86400 (a day)"),
-                Arguments.of("RAG_TIMEOUT_SECONDS", "1.5", "whole number of seconds from 1 to 86400 (a day)"),
-                Arguments.of("RAG_TIMEOUT_SECONDS", "86401", "whole number of seconds from 1 to 86400 (a day)"),
-                Arguments.of("RAG_TIMEOUT_SECONDS", "2147483647", "whole number of seconds from 1 to 86400 (a day)"),
                 Arguments.of("RAG_CONFIDENCE_THRESHOLD", "101", "whole number from 0 to 100"),
                 Arguments.of("RAG_CONFIDENCE_THRESHOLD", "-1", "whole number from 0 to 100"),
                 Arguments.of("RAG_CONFIDENCE_THRESHOLD", "60.5", "whole number from 0 to 100"),
@@ -227,23 +203,6 @@ final class RagConfigTest {
     }
 
     @Test
-    void fromEnvironment_timeoutOfADay_isTheLongestAccepted() {
-        RagConfig c = RagConfig.fromEnvironment(Map.of("RAG_TIMEOUT_SECONDS", "86400"));
-
-        assertThat(c.timeout()).isEqualTo(RagConfig.MAX_TIMEOUT).isEqualTo(Duration.ofDays(1));
-        assertThat(RagConfig.builder().timeout(RagConfig.MAX_TIMEOUT).build().timeout())
-                .isEqualTo(RagConfig.MAX_TIMEOUT);
-    }
-
-    @Test
-    void fromEnvironment_timeoutOverADay_namesTheVariableAndTheRange() {
-        assertThatThrownBy(() -> RagConfig.fromEnvironment(Map.of("RAG_TIMEOUT_SECONDS", "90000")))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("RAG_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 86400 (a day),"
-                        + " got '90000'");
-    }
-
-    @Test
     void fromEnvironment_badTemperature_hasTheDocumentedMessage() {
         assertThatThrownBy(() -> RagConfig.fromEnvironment(Map.of("RAG_TEMPERATURE", "hot")))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -270,26 +229,20 @@ final class RagConfigTest {
 
     static Stream<Arguments> badBuilderValues() {
         return Stream.<Arguments>of(
-                bad("ollamaBaseUrl", b -> b.ollamaBaseUrl(URI.create("file:///tmp/x"))),
-                bad("ollamaBaseUrl", b -> b.ollamaBaseUrl(URI.create("localhost:11434"))),
                 bad("chatModel", b -> b.chatModel(" ")),
                 bad("temperature", b -> b.temperature(2.0001)),
                 bad("temperature", b -> b.temperature(Double.NaN)),
-                bad("timeout", b -> b.timeout(Duration.ZERO)),
-                bad("timeout", b -> b.timeout(Duration.ofSeconds(-1))),
-                bad("timeout", b -> b.timeout(RagConfig.MAX_TIMEOUT.plusNanos(1))),
-                bad("timeout", b -> b.timeout(Duration.ofSeconds(Long.MAX_VALUE))),
                 bad("confidenceThreshold", b -> b.confidenceThreshold(101)),
                 bad("adminEmail", b -> b.adminEmail("nobody")),
                 bad("maxContextTokens", b -> b.maxContextTokens(0)),
                 bad("maxHistoryTokens", b -> b.maxHistoryTokens(-1)),
                 bad("maxResponseTokens", b -> b.maxResponseTokens(0)),
                 bad("systemPromptTokens", b -> b.systemPromptTokens(-1)),
-                bad("minSimilarityScore", b -> b.minSimilarityScore(1.5)),
-                bad("maxChunksPerDoc", b -> b.maxChunksPerDoc(0)),
-                bad("totalContextChunks", b -> b.totalContextChunks(0)),
-                bad("dedupCandidatesCap", b -> b.dedupCandidatesCap(0)),
-                bad("chunkOverlapThreshold", b -> b.chunkOverlapThreshold(0)));
+                bad("minSimilarity", b -> b.minSimilarity(1.5)),
+                bad("maxChunksPerDocument", b -> b.maxChunksPerDocument(0)),
+                bad("topK", b -> b.topK(0)),
+                bad("candidateCap", b -> b.candidateCap(0)),
+                bad("duplicateThreshold", b -> b.duplicateThreshold(0)));
     }
 
     private static Arguments bad(String field, Consumer<RagConfig.Builder> call) {
@@ -311,23 +264,20 @@ final class RagConfigTest {
     void builder_nullArguments_throwNullPointerExceptionNamingThem() {
         RagConfig.Builder b = RagConfig.builder();
 
-        assertThatThrownBy(() -> b.ollamaBaseUrl(null)).isInstanceOf(NullPointerException.class)
-                .hasMessage("ollamaBaseUrl");
         assertThatThrownBy(() -> b.chatModel(null)).isInstanceOf(NullPointerException.class).hasMessage("chatModel");
-        assertThatThrownBy(() -> b.timeout(null)).isInstanceOf(NullPointerException.class).hasMessage("timeout");
         assertThatThrownBy(() -> b.adminEmail(null)).isInstanceOf(NullPointerException.class)
                 .hasMessage("adminEmail");
     }
 
     @Test
     void build_dedupCapBelowTotalChunks_throwsIllegalStateException() {
-        RagConfig.Builder b = RagConfig.builder().totalContextChunks(10).dedupCandidatesCap(9);
+        RagConfig.Builder b = RagConfig.builder().topK(10).candidateCap(9);
 
         assertThatThrownBy(b::build)
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("dedupCandidatesCap (9)")
-                .hasMessageContaining("totalContextChunks (10)");
-        assertThat(b.dedupCandidatesCap(10).build().dedupCandidatesCap()).isEqualTo(10);
+                .hasMessageContaining("candidateCap (9)")
+                .hasMessageContaining("topK (10)");
+        assertThat(b.candidateCap(10).build().candidateCap()).isEqualTo(10);
     }
 
     @Test
@@ -353,11 +303,11 @@ final class RagConfigTest {
 
     @Test
     void toString_namesEverySetting() {
-        assertThat(RagConfig.defaults().toString()).contains("ollamaBaseUrl=http://localhost:11434",
-                "chatModel=llama3.2", "temperature=0.1", "timeout=PT30S", "confidenceThreshold=60",
+        assertThat(RagConfig.defaults().toString()).contains(
+                "chatModel=llama3.2", "temperature=0.1", "confidenceThreshold=60",
                 "adminEmail=admin@company.com", "maxContextTokens=3000", "maxHistoryTokens=1000",
-                "maxResponseTokens=1024", "systemPromptTokens=500", "minSimilarityScore=0.3", "maxChunksPerDoc=3",
-                "totalContextChunks=5", "dedupCandidatesCap=15", "chunkOverlapThreshold=0.9");
+                "maxResponseTokens=1024", "systemPromptTokens=500", "minSimilarity=0.3", "maxChunksPerDocument=3",
+                "topK=5", "candidateCap=15", "duplicateThreshold=0.9");
     }
 
     @Test
@@ -371,7 +321,7 @@ final class RagConfigTest {
 
         RetrievalOptions options = config.retrievalOptions();
 
-        assertThat(options).isEqualTo(RetrievalOptions.chunkQa().toBuilder().minRelevance(0.45).topK(8)
+        assertThat(options).isEqualTo(RetrievalOptions.chunkQa().toBuilder().minSimilarity(0.45).topK(8)
                 .maxChunksPerDocument(2).candidateCap(24).build());
         assertThat(options.granularity()).isEqualTo(RetrievalOptions.Granularity.CHUNK);
         assertThat(options.candidates()).isEqualTo(24);
@@ -381,18 +331,42 @@ final class RagConfigTest {
     void deduplicator_usesTheOverlapThreshold() {
         assertThat(RagConfig.defaults().deduplicator()).isInstanceOfSatisfying(JaccardDeduplicator.class,
                 d -> assertThat(d.threshold()).isEqualTo(0.9));
-        assertThat(RagConfig.builder().chunkOverlapThreshold(0.75).build().deduplicator())
+        assertThat(RagConfig.builder().duplicateThreshold(0.75).build().deduplicator())
                 .isInstanceOfSatisfying(JaccardDeduplicator.class, d -> assertThat(d.threshold()).isEqualTo(0.75));
     }
 
     @Test
     void variableConstants_matchTheDesignNames() {
-        assertThat(Stream.of(RagConfig.OLLAMA_BASE_URL, RagConfig.CHAT_MODEL, RagConfig.RAG_TEMPERATURE,
-                RagConfig.RAG_TIMEOUT_SECONDS, RagConfig.RAG_CONFIDENCE_THRESHOLD, RagConfig.RAG_ADMIN_EMAIL,
+        assertThat(Stream.of(RagConfig.CHAT_MODEL, RagConfig.RAG_TEMPERATURE, RagConfig.RAG_CONFIDENCE_THRESHOLD,
+                RagConfig.RAG_ADMIN_EMAIL,
                 RagConfig.RAG_MAX_CONTEXT_TOKENS, RagConfig.RAG_MAX_HISTORY_TOKENS, RagConfig.RAG_MAX_RESPONSE_TOKENS,
                 RagConfig.RAG_SYSTEM_PROMPT_TOKENS, RagConfig.RAG_MIN_SIMILARITY_SCORE,
                 RagConfig.RAG_MAX_CHUNKS_PER_DOC, RagConfig.RAG_TOTAL_CONTEXT_CHUNKS,
                 RagConfig.RAG_DEDUP_CANDIDATES_CAP, RagConfig.RAG_CHUNK_OVERLAP_THRESHOLD))
                 .containsExactlyInAnyOrderElementsOf(EVERY_VARIABLE.keySet());
+    }
+
+    @Test
+    void retrievalSettings_carryTheNamesOfRetrievalOptions() throws NoSuchMethodException {
+        // RagConfig and RetrievalOptions name the same setting the same way, accessors and builder setters alike
+        for (String name : List.of("minSimilarity", "topK", "maxChunksPerDocument", "candidateCap")) {
+            Class<?> type = RagConfig.class.getMethod(name).getReturnType();
+            assertThat(RetrievalOptions.class.getMethod(name).getReturnType()).as(name).isEqualTo(type);
+            assertThat(RagConfig.Builder.class.getMethod(name, type)).as(name).isNotNull();
+            assertThat(RetrievalOptions.Builder.class.getMethod(name, type)).as(name).isNotNull();
+        }
+    }
+
+    @Test
+    void retrievalOptions_eachRetrievalSetting_reachesTheOptionOfTheSameName() {
+        RagConfig config = RagConfig.builder().minSimilarity(0.55).topK(4).maxChunksPerDocument(1).candidateCap(9)
+                .build();
+
+        RetrievalOptions options = config.retrievalOptions();
+
+        assertThat(options.minSimilarity()).isEqualTo(config.minSimilarity());
+        assertThat(options.topK()).isEqualTo(config.topK());
+        assertThat(options.maxChunksPerDocument()).isEqualTo(config.maxChunksPerDocument());
+        assertThat(options.candidateCap()).isEqualTo(config.candidateCap());
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ragkit.audit.AuditFailurePolicy;
 import dev.ragkit.audit.AuditOutcome;
+import dev.ragkit.error.ModelNotFoundException;
 import dev.ragkit.audit.AuditRecord;
 import dev.ragkit.audit.AuditSink;
 import dev.ragkit.audit.QueryRedaction;
@@ -280,7 +281,7 @@ final class RagPipelineTest {
                 .ask(RagRequest.of("How often should keys rotate?", Scope.of("other")));
         assertThat(backend.requests).hasSize(1);
         ChatRequest sent = backend.requests.get(0);
-        assertThat(sent.messages().get(0).content()).isEqualTo(RagPipeline.WITHOUT_CONTEXT_RULES)
+        assertThat(sent.messages().get(0).content()).isEqualTo(PromptStage.WITHOUT_CONTEXT_RULES)
                 .doesNotContain("SourceId");
         assertThat(r.answer()).isEqualTo("Generally, rotate keys often.");
         assertThat(r.grounded()).isFalse();
@@ -303,12 +304,48 @@ final class RagPipelineTest {
     }
 
     @Test
-    void ask_selfRatingOff_makesOneModelCall() {
+    void ask_modelNotPulled_failsFirstEvenWhenRetrievalWouldFindNothing() {
+        // spec 003 step 1: the model is checked before retrieval, so a zero-context request is not silently routed
+        RecordingBackend backend = RecordingBackend.answering(r -> "ok", "90").missing("llama3.2");
+        List<String> stages = new CopyOnWriteArrayList<>();
+        RagPipeline rag = pipeline(backend).listener(new RagListener() {
+            @Override
+            public void retrieved(RagRequest request, RetrievedContext context) {
+                stages.add("retrieved");
+            }
+        }).build();
+
+        assertThatThrownBy(() -> rag.ask(RagRequest.of("Anything about bananas?", Scope.of("other"))))
+                .isInstanceOf(ModelNotFoundException.class)
+                .hasMessageContaining("ollama pull llama3.2");
+        assertThat(stages).isEmpty();
+        assertThat(backend.requests).isEmpty();
+        assertThat(audit.only().outcome()).isEqualTo(AuditOutcome.ERROR);
+        assertThat(audit.only().errorType()).isEqualTo(ModelNotFoundException.class.getName());
+    }
+
+    @Test
+    void ask_availableModel_isCheckedOnceForManyRequests() {
+        RecordingBackend backend = RecordingBackend.answering(r -> "ok", "90");
+        RagPipeline rag = pipeline(backend).build();
+
+        for (int i = 0; i < 3; i++) {
+            rag.ask(RagRequest.of("How often do API keys rotate?", ENG));
+        }
+
+        assertThat(backend.requireModelCalls).hasValue(1);
+    }
+
+    @Test
+    void ask_selfRatingOff_makesOneModelCallAndFlagsNothingUnavailable() {
         RecordingBackend backend = RecordingBackend.answering(r -> "ok", "80");
         RagResponse r = pipeline(backend).selfRating(false).build()
                 .ask(RagRequest.of("How often do API keys rotate?", ENG));
         assertThat(backend.requests).hasSize(1);
-        assertThat(r.flags()).contains(ResponseFlag.SELF_RATING_UNAVAILABLE);
+        // switched off is not unavailable: nothing failed, so the flag that warns of a failure stays off
+        assertThat(r.flags()).doesNotContain(ResponseFlag.SELF_RATING_UNAVAILABLE);
+        assertThat(r.confidence().selfRating()).isNull();
+        assertThat(r.confidence().explanation()).contains("self-rating turned off");
     }
 
     @Test
@@ -383,7 +420,7 @@ final class RagPipelineTest {
         }
         RecordingBackend backend = RecordingBackend.answering(r -> "ok", "90");
         RagResponse r = pipeline(backend).maxContextTokens(400)
-                .retrievalOptions(RetrievalOptions.chunkQa().toBuilder().minRelevance(0).build()).build()
+                .retrievalOptions(RetrievalOptions.chunkQa().toBuilder().minSimilarity(0).build()).build()
                 .ask(RagRequest.of("How often do API keys rotate?", ENG));
         assertThat(r.droppedSources()).isNotEmpty();
         assertThat(r.sources()).isNotEmpty();
@@ -472,7 +509,7 @@ final class RagPipelineTest {
                 PromotionLevel.STANDARD, null, "eng");
         RecordingBackend backend = RecordingBackend.answering(r -> "should not be asked", "90");
         RagResponse r = pipeline(backend).maxContextTokens(40)
-                .retrievalOptions(RetrievalOptions.chunkQa().toBuilder().minRelevance(0).build()).build()
+                .retrievalOptions(RetrievalOptions.chunkQa().toBuilder().minSimilarity(0).build()).build()
                 .ask(RagRequest.of("How often do API keys rotate?", ENG));
         assertThat(backend.requests).isEmpty();
         assertThat(r.action()).isEqualTo(Action.ROUTE);
@@ -482,7 +519,7 @@ final class RagPipelineTest {
         assertThat(audit.only().outcome()).isEqualTo(AuditOutcome.EMPTY_CONTEXT);
 
         RagResponse declined = pipeline(backend).maxContextTokens(40).emptyContextPolicy(EmptyContextPolicy.DECLINE)
-                .retrievalOptions(RetrievalOptions.chunkQa().toBuilder().minRelevance(0).build()).build()
+                .retrievalOptions(RetrievalOptions.chunkQa().toBuilder().minSimilarity(0).build()).build()
                 .ask(RagRequest.of("How often do API keys rotate?", ENG));
         assertThat(declined.action()).isEqualTo(Action.DECLINE);
         assertThat(backend.requests).isEmpty();

@@ -88,7 +88,7 @@ final class AskCommand extends CliCommand {
         Path indexFile = context.resolve(index);
         InMemoryDocumentStore store = IndexFile.openExisting(indexFile);
         String wanted = model != null ? model : config.chatModel();
-        Backends.Choice choice = Backends.choose(backend, config, wanted);
+        Backends.Choice choice = Backends.choose(backend, context.ollamaConfig(), wanted);
         RetrievalOptions options = profile == Profile.knowledge_base ? RetrievalOptions.knowledgeBase()
                 : config.retrievalOptions();
         Path auditFile = indexFile.toAbsolutePath().resolveSibling("audit.jsonl");

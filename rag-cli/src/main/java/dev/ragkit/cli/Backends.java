@@ -1,10 +1,11 @@
 package dev.ragkit.cli;
 
-import dev.ragkit.RagConfig;
+
 import dev.ragkit.generation.ExtractiveBackend;
 import dev.ragkit.generation.HealthStatus;
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.ollama.OllamaBackend;
+import dev.ragkit.ollama.OllamaConfig;
 import java.time.Duration;
 
 /** Chooses the language model: Ollama when it answers, the extractive backend otherwise. */
@@ -31,8 +32,8 @@ final class Backends {
     private Backends() {
     }
 
-    static Choice choose(Mode mode, RagConfig config, String model) {
-        String url = config.ollamaBaseUrl().toString();
+    static Choice choose(Mode mode, OllamaConfig config, String model) {
+        String url = config.baseUrl().toString();
         if (mode == Mode.extractive) {
             return extractive("extractive answers were asked for (--backend extractive)");
         }
@@ -44,8 +45,8 @@ final class Backends {
     }
 
     /** A quick look at the server: short limits and no retries, so a missing server costs a moment only. */
-    static HealthStatus probe(RagConfig config, String model) {
-        try (OllamaBackend quick = OllamaBackend.builder().baseUrl(config.ollamaBaseUrl().toString())
+    static HealthStatus probe(OllamaConfig config, String model) {
+        try (OllamaBackend quick = OllamaBackend.builder().config(config)
                 .connectTimeout(Duration.ofSeconds(1)).readTimeout(Duration.ofSeconds(2))
                 .callTimeout(Duration.ofSeconds(3)).maxRetries(0).build()) {
             return quick.health(model);

@@ -2,6 +2,7 @@ package dev.ragkit.cli;
 
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import dev.ragkit.RagConfig;
+import dev.ragkit.ollama.OllamaConfig;
 import dev.ragkit.ingest.CachingEmbedder;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.langchain4j.LangChain4jEmbedder;
@@ -35,6 +36,11 @@ final class CliContext {
     /** @return the configuration from this context's environment (a bad variable fails naming it) */
     RagConfig config() {
         return RagConfig.fromEnvironment(env);
+    }
+
+    /** @return where Ollama is and its time limit, from this context's environment */
+    OllamaConfig ollamaConfig() {
+        return OllamaConfig.fromEnvironment(env);
     }
 
     /** @param path a path as the user typed it @return it resolved against the working directory */

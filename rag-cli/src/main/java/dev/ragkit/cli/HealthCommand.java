@@ -1,6 +1,7 @@
 package dev.ragkit.cli;
 
 import dev.ragkit.RagConfig;
+import dev.ragkit.ollama.OllamaConfig;
 import dev.ragkit.generation.HealthStatus;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
@@ -31,10 +32,11 @@ final class HealthCommand extends CliCommand {
     public Integer call() {
         RagConfig config = context.config();
         String wanted = model != null ? model : config.chatModel();
-        HealthStatus backend = Backends.probe(config, wanted);
+        OllamaConfig ollama = context.ollamaConfig();
+        HealthStatus backend = Backends.probe(ollama, wanted);
         context.out.printf(Locale.ROOT, "backend: %s (%.0f ms)%n", backend.reachable()
-                ? "ollama " + (backend.version() == null ? "" : backend.version() + " ") + "at " + config.ollamaBaseUrl()
-                : "no model server at " + config.ollamaBaseUrl() + "; ask will answer extractively (quotes only)",
+                ? "ollama " + (backend.version() == null ? "" : backend.version() + " ") + "at " + ollama.baseUrl()
+                : "no model server at " + ollama.baseUrl() + "; ask will answer extractively (quotes only)",
                 backend.latency().toNanos() / 1e6);
         context.out.println("model:   " + wanted + ": " + (backend.modelAvailable() ? "available"
                 : backend.reachable() ? "missing; run: ollama pull " + wanted : "unknown (no server)"));

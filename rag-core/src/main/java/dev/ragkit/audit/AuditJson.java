@@ -24,6 +24,8 @@ import java.util.Objects;
  *   <li>{@code latencyMillis}: integer</li>
  *   <li>{@code outcome}: the {@link AuditOutcome} constant's name</li>
  *   <li>{@code errorType}: string or {@code null}</li>
+ *   <li>{@code operation}: the {@link AuditOperation} constant's name</li>
+ *   <li>{@code counts}: an object of named integers (empty for questions)</li>
  * </ol>
  * Every field is always present; absent values are written as JSON {@code null} rather than left out, so every
  * line has the same keys and a reader can tell "redacted" from "field missing".
@@ -58,6 +60,9 @@ final class AuditJson {
         node.put("latencyMillis", record.latencyMillis());
         node.put("outcome", record.outcome().name());
         node.put("errorType", record.errorType());
+        node.put("operation", record.operation().name());
+        ObjectNode counts = node.putObject("counts");
+        record.counts().forEach(counts::put);
         try {
             return MAPPER.writeValueAsString(node);
         } catch (JsonProcessingException e) {

@@ -12,6 +12,10 @@ public enum AuditOutcome {
     DECLINED,
     /** The caller cancelled the request. */
     CANCELLED,
+    /** A standalone retrieval found context (operation RETRIEVE). */
+    RETRIEVED,
+    /** An indexing run finished; its counts say what was indexed, skipped and failed (operation INDEX). */
+    INDEXED,
     /** The request failed; the record names the error type. */
     ERROR
 }

@@ -5,17 +5,21 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the audit trail keeps about one request. Never holds document text.
+ * What the audit trail keeps about one request or operation. Never holds document text.
  *
  * @param timestamp     when the request started
  * @param requestId     the request's id
  * @param tenant        the tenant that asked
- * @param query         the question, or {@code null} when the pipeline redacts queries
+ * @param query         the question (for INDEX records: what was indexed, a folder or a document path), or
+ *                      {@code null} when queries are redacted
  * @param querySha256   the SHA-256 of the question (UTF-8), lower-case hex; always present
  * @param sourceIds     the SourceIds of the context blocks in the prompt, in prompt order
  * @param contextTokens the tokens of context in the prompt
@@ -26,10 +30,16 @@ import org.jspecify.annotations.Nullable;
  * @param outcome       how it ended
  * @param errorType     the failure's exception class name when {@code outcome} is {@link AuditOutcome#ERROR},
  *                      otherwise {@code null}
+ * @param operation     which operation: a question, a standalone retrieval or an indexing run
+ * @param counts        what the operation counted, by name in insertion order (immutable); for RETRIEVE
+ *                      {@code critical}, {@code relevant}, {@code linked}, {@code totalMatches}; for INDEX
+ *                      {@code indexed}, {@code unchanged}, {@code skipped}, {@code failed}, {@code deleted},
+ *                      {@code chunks}, {@code tokens}; empty for ASK
  */
 public record AuditRecord(Instant timestamp, String requestId, String tenant, @Nullable String query,
         String querySha256, List<String> sourceIds, int contextTokens, String model, @Nullable String action,
-        @Nullable Integer confidence, long latencyMillis, AuditOutcome outcome, @Nullable String errorType) {
+        @Nullable Integer confidence, long latencyMillis, AuditOutcome outcome, @Nullable String errorType,
+        AuditOperation operation, Map<String, Long> counts) {
 
     /** Validates and copies the arguments. */
     public AuditRecord {
@@ -43,6 +53,32 @@ public record AuditRecord(Instant timestamp, String requestId, String tenant, @N
         if ((outcome == AuditOutcome.ERROR) != (errorType != null)) {
             throw new IllegalArgumentException("errorType is required for ERROR records and only for them");
         }
+        Objects.requireNonNull(operation, "operation");
+        counts = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(counts, "counts")));
+    }
+
+    /**
+     * A record of a question ({@link AuditOperation#ASK}, no counts).
+     *
+     * @param timestamp     when the request started
+     * @param requestId     the request's id
+     * @param tenant        the tenant that asked
+     * @param query         the question, or {@code null} when redacted
+     * @param querySha256   the question's SHA-256
+     * @param sourceIds     the SourceIds in the prompt
+     * @param contextTokens the tokens of context in the prompt
+     * @param model         the model
+     * @param action        the action, or {@code null}
+     * @param confidence    the confidence, or {@code null}
+     * @param latencyMillis how long it took
+     * @param outcome       how it ended
+     * @param errorType     the failure's class name for ERROR records
+     */
+    public AuditRecord(Instant timestamp, String requestId, String tenant, @Nullable String query,
+            String querySha256, List<String> sourceIds, int contextTokens, String model, @Nullable String action,
+            @Nullable Integer confidence, long latencyMillis, AuditOutcome outcome, @Nullable String errorType) {
+        this(timestamp, requestId, tenant, query, querySha256, sourceIds, contextTokens, model, action, confidence,
+                latencyMillis, outcome, errorType, AuditOperation.ASK, Map.of());
     }
 
     /** @return how many sources were in the prompt */

@@ -44,6 +44,20 @@ public interface LlmBackend {
     ModelInfo modelInfo(String model);
 
     /**
+     * Checks that the backend can serve a model now, from its list of models, before any work is done for a request
+     * (the specification's first step). The pipeline calls it before retrieval and remembers a success briefly.
+     * The default does nothing: a backend that cannot list its models is not checked here, and a missing model
+     * surfaces when it is called.
+     *
+     * @param model a model name
+     * @throws dev.ragkit.error.ModelNotFoundException when the backend does not have the model; the message says
+     *                                                 how to get it (for Ollama, {@code ollama pull <model>})
+     * @throws dev.ragkit.error.LlmUnavailableException when the backend cannot be reached
+     */
+    default void requireModel(String model) {
+    }
+
+    /**
      * Checks the backend and a model without generating anything expensive. Never throws for an unreachable
      * backend: that is reported in the status.
      *

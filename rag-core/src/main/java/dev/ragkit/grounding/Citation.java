@@ -16,14 +16,17 @@ import org.jspecify.annotations.Nullable;
  * @param endLine      last line of the cited text
  * @param section      the heading path of the chunk, or {@code null} (shown as {@code N/A})
  * @param page         the page for paged sources, or {@code null} (shown as {@code N/A})
- * @param relevance    the chunk's relevance to the question before boosting, in [0, 1], or {@code null} when it
- *                     was not matched (a critical or linked document)
+ * @param similarity   the chunk's raw cosine similarity to the question (what thresholds compare), or
+ *                     {@code null} when it was not matched by vector (a critical or linked document, a keyword-only
+ *                     match)
+ * @param relevance    the chunk's fused relevance (vector and keyword scores combined) before boosting, in [0, 1],
+ *                     or {@code null} when it was not matched
  * @param snippet      the first 200 characters of the cited text, with {@code ...} appended when cut
  * @param snippetFull  the first 1,000 characters of the cited text (for display; keep it out of logs)
  */
 public record Citation(String sourceId, String documentId, String documentName, String path, int chunkIndex,
-        int startLine, int endLine, @Nullable String section, @Nullable Integer page, @Nullable Double relevance,
-        String snippet, String snippetFull) {
+        int startLine, int endLine, @Nullable String section, @Nullable Integer page, @Nullable Double similarity,
+        @Nullable Double relevance, String snippet, String snippetFull) {
 
     /** Validates the arguments. */
     public Citation {

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,11 +81,14 @@ final class RegexCitationExtractor implements CitationExtractor {
     }
 
     private static Citation toCitation(ContextBlock block) {
-        double relevance = block.relevance();
         String text = block.text();
         return new Citation(block.sourceId(), block.document().id(), block.document().title(),
                 block.document().path(), block.chunk().index(), block.startLine(), block.endLine(),
-                block.chunk().section(), block.chunk().page(), Double.isNaN(relevance) ? null : relevance,
+                block.chunk().section(), block.chunk().page(), orNull(block.similarity()), orNull(block.relevance()),
                 TextCuts.prefixWithEllipsis(text, SNIPPET_CHARS), TextCuts.prefix(text, SNIPPET_FULL_CHARS));
+    }
+
+    private static @Nullable Double orNull(double score) {
+        return Double.isNaN(score) ? null : score;
     }
 }

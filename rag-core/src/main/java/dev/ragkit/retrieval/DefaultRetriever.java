@@ -85,7 +85,7 @@ final class DefaultRetriever implements Retriever {
         Map<String, RetrievedChunk> bestOfCritical = new HashMap<>();
         for (int i = 0; i < hits.size(); i++) {
             SearchHit hit = hits.get(i);
-            if (!(hit.similarity() >= o.minRelevance())) {
+            if (!(hit.similarity() >= o.minSimilarity())) {
                 continue;
             }
             RetrievedChunk chunk = new RetrievedChunk(hit.chunk(), hit.document(), hit.similarity(), relevance[i],

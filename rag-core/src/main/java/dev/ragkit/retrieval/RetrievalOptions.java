@@ -37,7 +37,7 @@ public final class RetrievalOptions {
 
     private final Granularity granularity;
     private final int topK;
-    private final double minRelevance;
+    private final double minSimilarity;
     private final int overFetchFactor;
     private final int candidateCap;
     private final int maxChunksPerDocument;
@@ -53,7 +53,7 @@ public final class RetrievalOptions {
     private RetrievalOptions(Builder b) {
         this.granularity = b.granularity;
         this.topK = b.topK;
-        this.minRelevance = b.minRelevance;
+        this.minSimilarity = b.minSimilarity;
         this.overFetchFactor = b.overFetchFactor;
         this.candidateCap = b.candidateCap;
         this.maxChunksPerDocument = b.maxChunksPerDocument;
@@ -83,7 +83,7 @@ public final class RetrievalOptions {
      * @return the preset
      */
     public static RetrievalOptions knowledgeBase() {
-        return builder().granularity(Granularity.DOCUMENT).minRelevance(0.7).topK(3).linkDepth(2)
+        return builder().granularity(Granularity.DOCUMENT).minSimilarity(0.7).topK(3).linkDepth(2)
                 .maxLinkedDocuments(5).includeCritical(true).build();
     }
 
@@ -101,7 +101,7 @@ public final class RetrievalOptions {
         Builder b = new Builder();
         b.granularity = granularity;
         b.topK = topK;
-        b.minRelevance = minRelevance;
+        b.minSimilarity = minSimilarity;
         b.overFetchFactor = overFetchFactor;
         b.candidateCap = candidateCap;
         b.maxChunksPerDocument = maxChunksPerDocument;
@@ -132,8 +132,8 @@ public final class RetrievalOptions {
         if (overrides.topK != null) {
             b.topK(overrides.topK);
         }
-        if (overrides.minRelevance != null) {
-            b.minRelevance(overrides.minRelevance);
+        if (overrides.minSimilarity != null) {
+            b.minSimilarity(overrides.minSimilarity);
         }
         if (overrides.includeCritical != null) {
             b.includeCritical(overrides.includeCritical);
@@ -174,8 +174,8 @@ public final class RetrievalOptions {
     }
 
     /** @return the lowest raw cosine similarity a candidate may have */
-    public double minRelevance() {
-        return minRelevance;
+    public double minSimilarity() {
+        return minSimilarity;
     }
 
     /** @return the over-fetch multiplier */
@@ -236,7 +236,7 @@ public final class RetrievalOptions {
     @Override
     public boolean equals(Object o) {
         return o instanceof RetrievalOptions r && granularity == r.granularity && topK == r.topK
-                && Double.compare(minRelevance, r.minRelevance) == 0 && overFetchFactor == r.overFetchFactor
+                && Double.compare(minSimilarity, r.minSimilarity) == 0 && overFetchFactor == r.overFetchFactor
                 && candidateCap == r.candidateCap && maxChunksPerDocument == r.maxChunksPerDocument
                 && includeCritical == r.includeCritical && linkDepth == r.linkDepth
                 && maxLinkedDocuments == r.maxLinkedDocuments && hybrid == r.hybrid && fusion == r.fusion
@@ -246,13 +246,13 @@ public final class RetrievalOptions {
 
     @Override
     public int hashCode() {
-        return Objects.hash(granularity, topK, minRelevance, overFetchFactor, candidateCap, maxChunksPerDocument,
+        return Objects.hash(granularity, topK, minSimilarity, overFetchFactor, candidateCap, maxChunksPerDocument,
                 includeCritical, linkDepth, maxLinkedDocuments, hybrid, fusion, vectorWeight, docTypes, minPromotion);
     }
 
     @Override
     public String toString() {
-        return "RetrievalOptions[" + granularity + ", top " + topK + ", min relevance " + minRelevance
+        return "RetrievalOptions[" + granularity + ", top " + topK + ", min similarity " + minSimilarity
                 + ", candidates " + candidates() + ", " + maxChunksPerDocument + " per document"
                 + (includeCritical ? ", critical included" : "") + (linkDepth > 0 ? ", links depth " + linkDepth
                 + " max " + maxLinkedDocuments : "") + (hybrid ? ", hybrid " + fusion + " w=" + vectorWeight : "")
@@ -263,7 +263,7 @@ public final class RetrievalOptions {
     public static final class Builder {
         private Granularity granularity = Granularity.CHUNK;
         private int topK = 5;
-        private double minRelevance = 0.3;
+        private double minSimilarity = 0.3;
         private int overFetchFactor = 3;
         private int candidateCap = 15;
         private int maxChunksPerDocument = 3;
@@ -291,9 +291,9 @@ public final class RetrievalOptions {
             return this;
         }
 
-        /** @param minRelevance a cosine similarity in [0, 1] @return this builder */
-        public Builder minRelevance(double minRelevance) {
-            this.minRelevance = unit(minRelevance, "minRelevance");
+        /** @param minSimilarity a cosine similarity in [0, 1] @return this builder */
+        public Builder minSimilarity(double minSimilarity) {
+            this.minSimilarity = unit(minSimilarity, "minSimilarity");
             return this;
         }
 
@@ -387,7 +387,7 @@ public final class RetrievalOptions {
     public static final class Overrides {
         private final @Nullable Granularity granularity;
         private final @Nullable Integer topK;
-        private final @Nullable Double minRelevance;
+        private final @Nullable Double minSimilarity;
         private final @Nullable Boolean includeCritical;
         private final @Nullable Integer linkDepth;
         private final @Nullable Boolean hybrid;
@@ -397,7 +397,7 @@ public final class RetrievalOptions {
         private Overrides(OverridesBuilder b) {
             this.granularity = b.granularity;
             this.topK = b.topK;
-            this.minRelevance = b.minRelevance;
+            this.minSimilarity = b.minSimilarity;
             this.includeCritical = b.includeCritical;
             this.linkDepth = b.linkDepth;
             this.hybrid = b.hybrid;
@@ -415,7 +415,7 @@ public final class RetrievalOptions {
     public static final class OverridesBuilder {
         private @Nullable Granularity granularity;
         private @Nullable Integer topK;
-        private @Nullable Double minRelevance;
+        private @Nullable Double minSimilarity;
         private @Nullable Boolean includeCritical;
         private @Nullable Integer linkDepth;
         private @Nullable Boolean hybrid;
@@ -437,9 +437,9 @@ public final class RetrievalOptions {
             return this;
         }
 
-        /** @param minRelevance in [0, 1] @return this builder */
-        public OverridesBuilder minRelevance(double minRelevance) {
-            this.minRelevance = unit(minRelevance, "minRelevance");
+        /** @param minSimilarity in [0, 1] @return this builder */
+        public OverridesBuilder minSimilarity(double minSimilarity) {
+            this.minSimilarity = unit(minSimilarity, "minSimilarity");
             return this;
         }
 

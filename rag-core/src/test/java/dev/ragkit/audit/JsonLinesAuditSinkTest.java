@@ -54,7 +54,10 @@ final class JsonLinesAuditSinkTest {
         node.fieldNames().forEachRemaining(names::add);
         assertThat(names).containsExactly("timestamp", "requestId", "tenant", "query", "querySha256", "sourceIds",
                 "sourceCount", "contextTokens", "model", "action", "confidence", "latencyMillis", "outcome",
-                "errorType");
+                "errorType", "operation", "counts");
+        assertThat(node.get("operation").asText()).isEqualTo("ASK");
+        assertThat(node.get("counts").isObject()).isTrue();
+        assertThat(node.get("counts").size()).isZero();
         assertThat(Instant.parse(node.get("timestamp").asText())).isEqualTo(record.timestamp());
         assertThat(node.get("timestamp").asText()).isEqualTo("2025-01-31T09:15:00.123456789Z");
         assertThat(node.get("requestId").asText()).isEqualTo("req-1");

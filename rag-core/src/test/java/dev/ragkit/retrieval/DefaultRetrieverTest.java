@@ -58,7 +58,7 @@ final class DefaultRetrieverTest {
         put("a.md", PromotionLevel.STANDARD, 0.85);
         put("b.md", PromotionLevel.STANDARD, 0.72);
         put("c.md", PromotionLevel.STANDARD, 0.45);
-        RetrievedContext context = retriever(vectorOnly().minRelevance(0.7).build()).retrieve(QUERY, scope);
+        RetrievedContext context = retriever(vectorOnly().minSimilarity(0.7).build()).retrieve(QUERY, scope);
         assertThat(context.relevant()).extracting(c -> c.document().path()).containsExactly("a.md", "b.md");
         assertThat(context.relevant()).extracting(RetrievedChunk::similarity)
                 .satisfiesExactly(s -> assertThat(s).isCloseTo(0.85, within(1e-6)),
@@ -172,7 +172,7 @@ final class DefaultRetrieverTest {
         put("acme", "one.md", PromotionLevel.STANDARD, List.of(), List.of(), "beta", 0.8);
         put("acme", "three.md", PromotionLevel.STANDARD, List.of(), List.of(), "gamma", 0.75);
         RetrievedContext context = retriever(vectorOnly().granularity(RetrievalOptions.Granularity.DOCUMENT)
-                .topK(2).minRelevance(0.1).build()).retrieve(QUERY, scope);
+                .topK(2).minSimilarity(0.1).build()).retrieve(QUERY, scope);
         assertThat(context.relevantDocuments()).extracting(d -> d.document().path()).containsExactly("two.md", "one.md");
         RetrievedDocument two = context.relevantDocuments().get(0);
         assertThat(two.boosted()).isCloseTo(0.9, within(1e-6));

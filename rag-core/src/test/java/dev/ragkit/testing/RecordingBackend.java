@@ -131,6 +131,25 @@ public final class RecordingBackend implements LlmBackend {
         return Optional.ofNullable(counter);
     }
 
+    /** How often {@link #requireModel} was called. */
+    public final AtomicInteger requireModelCalls = new AtomicInteger();
+    private final java.util.Set<String> missing = ConcurrentHashMap.newKeySet();
+
+    /** @param names models {@link #requireModel} reports as not pulled @return this backend */
+    public RecordingBackend missing(String... names) {
+        missing.addAll(List.of(names));
+        return this;
+    }
+
+    @Override
+    public void requireModel(String model) {
+        requireModelCalls.incrementAndGet();
+        if (missing.contains(model)) {
+            throw new dev.ragkit.error.ModelNotFoundException("model '" + model + "' is not pulled; run: ollama pull "
+                    + model);
+        }
+    }
+
     /** @param healthy what {@link #health} reports @return this backend */
     public RecordingBackend healthy(boolean healthy) {
         this.healthy = healthy;

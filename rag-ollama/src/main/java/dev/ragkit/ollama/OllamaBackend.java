@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.error.ModelNotFoundException;
-import dev.ragkit.RagConfig;
 import dev.ragkit.error.RagException;
 import dev.ragkit.budget.BudgetLimits;
 import dev.ragkit.tokens.TokenCounter;
 import dev.ragkit.tokens.TokenCounters;
+import dev.ragkit.internal.Settings;
 import dev.ragkit.generation.Cancellable;
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;
@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * An {@link LlmBackend} on Ollama's HTTP API. Thread-safe; build one per server and share it.
  *
  * <pre>{@code
- * OllamaBackend ollama = OllamaBackend.builder().config(RagConfig.fromEnvironment()).build();
+ * OllamaBackend ollama = OllamaBackend.builder().config(OllamaConfig.fromEnvironment()).build();
  * RagPipeline rag = RagPipeline.builder().backend(ollama).tokenCounter(ollama.tokenCounter("llama3.2"))...;
  * }</pre>
  *
@@ -91,13 +91,15 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
     private OllamaBackend(Builder b) {
         OkHttpClient base = b.client != null ? b.client : new OkHttpClient();
         this.ownsClient = b.client == null;
+        Duration readTimeout = Settings.layered(b.readTimeout, b.config.timeout());
         OkHttpClient client = base.newBuilder()
                 .connectTimeout(b.connectTimeout)
-                .readTimeout(b.readTimeout)
-                .writeTimeout(b.readTimeout)
-                .callTimeout(b.callTimeout)
+                .readTimeout(readTimeout)
+                .writeTimeout(readTimeout)
+                .callTimeout(Settings.layered(b.callTimeout, b.config.timeout()))
                 .build();
-        this.http = new OllamaHttp(client, b.baseUrl, b.maxRetries, b.retryBackoff);
+        this.http = new OllamaHttp(client, Settings.layered(b.baseUrl, OllamaHttp.parseBaseUrl(
+                b.config.baseUrl().toString())), b.maxRetries, b.retryBackoff);
         this.pullClient = client.newBuilder().callTimeout(Duration.ZERO).build();
         this.executor = b.executor != null ? b.executor : client.dispatcher().executorService();
         this.keepAlive = b.keepAlive;
@@ -222,6 +224,34 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
             }
         }
         return false;
+    }
+
+    /**
+     * Checks the model list ({@code GET /api/tags}) before a request does any work: a model that is not pulled
+     * fails here with the {@code ollama pull} command, or is pulled first when {@code pullIfMissing} is on.
+     *
+     * @param model a model name; {@code llama3.2} matches {@code llama3.2:latest}
+     * @throws ModelNotFoundException when the server does not have it (and pulling is off)
+     * @throws dev.ragkit.error.LlmUnavailableException when the server cannot be reached
+     */
+    @Override
+    public void requireModel(String model) {
+        Objects.requireNonNull(model, "model");
+        if (isAvailable(model)) {
+            return;
+        }
+        if (pullIfMissing) {
+            LOG.info("model '{}' is not on {}; pulling it (pullIfMissing)", model, http.base);
+            pull(model, pullListener);
+            return;
+        }
+        throw new ModelNotFoundException("model '" + model + "' is not on the Ollama server at " + http.base
+                + " (it is not in GET /api/tags); run: ollama pull " + model);
+    }
+
+    /** @return the HTTP client with this backend's time limits (for tests) */
+    OkHttpClient httpClient() {
+        return http.client;
     }
 
     @Override
@@ -494,10 +524,11 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
 
     /** Configures an {@link OllamaBackend}. Not thread-safe. */
     public static final class Builder {
-        private HttpUrl baseUrl = OllamaHttp.parseBaseUrl(DEFAULT_BASE_URL);
+        private OllamaConfig config = OllamaConfig.defaults();
+        private @Nullable HttpUrl baseUrl;
         private Duration connectTimeout = Duration.ofSeconds(5);
-        private Duration readTimeout = Duration.ofSeconds(30);
-        private Duration callTimeout = Duration.ofSeconds(30);
+        private @Nullable Duration readTimeout;
+        private @Nullable Duration callTimeout;
         private @Nullable String keepAlive;
         private @Nullable Long seed;
         private boolean pullIfMissing;
@@ -514,17 +545,15 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
         }
 
         /**
-         * Takes the base URL ({@code OLLAMA_BASE_URL}) and the time limit ({@code RAG_TIMEOUT_SECONDS}, for the
-         * read and whole-call limits) from a configuration.
+         * The base layer: the base URL ({@code OLLAMA_BASE_URL}) and the time limit ({@code RAG_TIMEOUT_SECONDS},
+         * for the read and whole-call limits). {@link #baseUrl}, {@link #readTimeout} and {@link #callTimeout} set
+         * on this builder win over it, before or after this call.
          *
-         * @param config the configuration
+         * @param config the configuration, e.g. {@link OllamaConfig#fromEnvironment()}
          * @return this builder
          */
-        public Builder config(RagConfig config) {
-            Objects.requireNonNull(config, "config");
-            baseUrl(config.ollamaBaseUrl().toString());
-            readTimeout(config.timeout());
-            callTimeout(config.timeout());
+        public Builder config(OllamaConfig config) {
+            this.config = Objects.requireNonNull(config, "config");
             return this;
         }
 
@@ -536,23 +565,23 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
 
         /** @param timeout the limit to open a connection (default 5 s) @return this builder */
         public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = OllamaHttp.positiveTimeout(timeout, "connectTimeout");
+            this.connectTimeout = Settings.timeout(timeout, "connectTimeout");
             return this;
         }
 
-        /** @param timeout the longest wait for the next bytes (default 30 s) @return this builder */
+        /** @param timeout the longest wait for the next bytes (default: the configuration's, 30 s) @return this */
         public Builder readTimeout(Duration timeout) {
-            this.readTimeout = OllamaHttp.positiveTimeout(timeout, "readTimeout");
+            this.readTimeout = Settings.timeout(timeout, "readTimeout");
             return this;
         }
 
         /**
-         * @param timeout the limit for a whole call, streamed answers included (default 30 s, from
-         *                {@code RAG_TIMEOUT_SECONDS}); model pulls are exempt
+         * @param timeout the limit for a whole call, streamed answers included (default: the configuration's, 30 s
+         *                or {@code RAG_TIMEOUT_SECONDS}); model pulls are exempt
          * @return this builder
          */
         public Builder callTimeout(Duration timeout) {
-            this.callTimeout = OllamaHttp.positiveTimeout(timeout, "callTimeout");
+            this.callTimeout = Settings.timeout(timeout, "callTimeout");
             return this;
         }
 

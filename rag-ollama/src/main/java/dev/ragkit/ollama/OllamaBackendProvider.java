@@ -1,6 +1,6 @@
 package dev.ragkit.ollama;
 
-import dev.ragkit.RagConfig;
+import dev.ragkit.internal.Settings;
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.generation.LlmBackendProvider;
 import java.time.Duration;
@@ -15,14 +15,14 @@ import java.util.function.Consumer;
  * {@code timeout-seconds} (read and whole-call limit, default 30), {@code connect-timeout-seconds} (default 5),
  * {@code keep-alive} (e.g. {@code 5m}), {@code seed}, {@code pull-if-missing} ({@code true}/{@code false}),
  * {@code max-retries} (0 to 10, default 2). Time limits are whole seconds from 1 to 86,400 (a day,
- * {@link RagConfig#MAX_TIMEOUT}). Unknown keys
+ * {@code Settings.MAX_TIMEOUT}). Unknown keys
  * and bad values are rejected with an {@link IllegalArgumentException} naming the key.
  */
 public final class OllamaBackendProvider implements LlmBackendProvider {
     private static final Set<String> KEYS = Set.of("base-url", "timeout-seconds", "connect-timeout-seconds",
             "keep-alive", "seed", "pull-if-missing", "max-retries");
-    /** The longest time limit, {@link RagConfig#MAX_TIMEOUT} (a day), in seconds. */
-    private static final long MAX_SECONDS = RagConfig.MAX_TIMEOUT.toSeconds();
+    /** The longest time limit, {@code Settings.MAX_TIMEOUT} (a day), in seconds. */
+    private static final long MAX_SECONDS = Settings.MAX_TIMEOUT.toSeconds();
 
     /** For {@link java.util.ServiceLoader}. */
     public OllamaBackendProvider() {

@@ -3,7 +3,7 @@ package dev.ragkit.ollama;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ragkit.RagConfig;
+import dev.ragkit.internal.Settings;
 import dev.ragkit.ingest.Embedder;
 import java.time.Duration;
 import java.util.List;
@@ -37,12 +37,19 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
     private OllamaEmbedder(Builder b) {
         this.ownsClient = b.client == null;
         OkHttpClient client = (b.client != null ? b.client : new OkHttpClient()).newBuilder()
-                .connectTimeout(b.connectTimeout).readTimeout(b.timeout).callTimeout(b.timeout).build();
-        this.http = new OllamaHttp(client, b.baseUrl, b.maxRetries, Duration.ofMillis(250));
+                .connectTimeout(b.connectTimeout).readTimeout(Settings.layered(b.timeout, b.config.timeout()))
+                .callTimeout(Settings.layered(b.timeout, b.config.timeout())).build();
+        this.http = new OllamaHttp(client, Settings.layered(b.baseUrl, OllamaHttp.parseBaseUrl(
+                b.config.baseUrl().toString())), b.maxRetries, Duration.ofMillis(250));
         this.model = Objects.requireNonNull(b.model, "model");
         this.batchSize = b.batchSize;
         this.truncate = b.truncate;
         this.dimension = b.dimension;
+    }
+
+    /** @return the server's base URL */
+    public java.net.URI baseUrl() {
+        return http.base.uri();
     }
 
     /** @return a builder; the model is required */
@@ -140,11 +147,12 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
 
     /** Configures an {@link OllamaEmbedder}. Not thread-safe. */
     public static final class Builder {
-        private HttpUrl baseUrl = OllamaHttp.parseBaseUrl(OllamaBackend.DEFAULT_BASE_URL);
+        private OllamaConfig config = OllamaConfig.defaults();
+        private @Nullable HttpUrl baseUrl;
         private @Nullable String model;
         private int batchSize = 32;
         private int dimension;
-        private Duration timeout = Duration.ofSeconds(30);
+        private @Nullable Duration timeout;
         private Duration connectTimeout = Duration.ofSeconds(5);
         private int maxRetries = 2;
         private boolean truncate;
@@ -164,11 +172,13 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
             return this;
         }
 
-        /** @param config takes {@code OLLAMA_BASE_URL} and {@code RAG_TIMEOUT_SECONDS} @return this builder */
-        public Builder config(RagConfig config) {
-            Objects.requireNonNull(config, "config");
-            baseUrl(config.ollamaBaseUrl().toString());
-            this.timeout = config.timeout();
+        /**
+         * @param config the base layer: {@code OLLAMA_BASE_URL} and {@code RAG_TIMEOUT_SECONDS}; {@link #baseUrl}
+         *               and {@link #timeout} set on this builder win over it, before or after this call
+         * @return this builder
+         */
+        public Builder config(OllamaConfig config) {
+            this.config = Objects.requireNonNull(config, "config");
             return this;
         }
 
@@ -206,9 +216,9 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
             return this;
         }
 
-        /** @param timeout read and whole-call limit per request, up to a day (default 30 s) @return this builder */
+        /** @param timeout read and whole-call limit per request, up to a day (default: the configuration's) @return this */
         public Builder timeout(Duration timeout) {
-            this.timeout = OllamaHttp.positiveTimeout(timeout, "timeout");
+            this.timeout = Settings.timeout(timeout, "timeout");
             return this;
         }
 

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.error.LlmTimeoutException;
 import dev.ragkit.error.LlmUnavailableException;
 import dev.ragkit.error.ModelNotFoundException;
-import dev.ragkit.RagConfig;
 import dev.ragkit.error.RagException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -80,16 +79,6 @@ final class OllamaHttp {
         return retries;
     }
 
-    /** @return {@code timeout} when it is positive and at most {@link RagConfig#MAX_TIMEOUT}; {@code name} names it */
-    static Duration positiveTimeout(Duration timeout, String name) {
-        Objects.requireNonNull(timeout, name);
-        // compareTo, not toMillis(): toMillis() overflows for huge durations
-        if (timeout.isZero() || timeout.isNegative() || timeout.compareTo(RagConfig.MAX_TIMEOUT) > 0) {
-            throw new IllegalArgumentException(name + " must be positive and at most a day (RagConfig.MAX_TIMEOUT),"
-                    + " got " + timeout);
-        }
-        return timeout;
-    }
 
     /** Releases a client's dispatcher threads and idle connections; harmless when repeated. */
     static void release(OkHttpClient client) {

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ragkit.error.LlmTimeoutException;
 import dev.ragkit.error.LlmUnavailableException;
 import dev.ragkit.error.ModelNotFoundException;
-import dev.ragkit.RagConfig;
+import dev.ragkit.internal.Settings;
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;
 import dev.ragkit.generation.LlmBackend;
@@ -229,22 +229,22 @@ final class OllamaBackendProviderTest {
     }
 
     @Test
-    void builder_timeoutOverRagConfigMaxTimeout_isRejectedAndTheMaxAccepted() {
+    void builder_timeoutOverMaxTimeout_isRejectedAndTheMaxAccepted() {
         OllamaBackend.Builder b = OllamaBackend.builder();
 
-        assertThatThrownBy(() -> b.readTimeout(RagConfig.MAX_TIMEOUT.plusNanos(1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("RagConfig.MAX_TIMEOUT");
-        b.connectTimeout(RagConfig.MAX_TIMEOUT).readTimeout(RagConfig.MAX_TIMEOUT).callTimeout(RagConfig.MAX_TIMEOUT)
+        assertThatThrownBy(() -> b.readTimeout(Settings.MAX_TIMEOUT.plusNanos(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most a day");
+        b.connectTimeout(Settings.MAX_TIMEOUT).readTimeout(Settings.MAX_TIMEOUT).callTimeout(Settings.MAX_TIMEOUT)
                 .build().close();
     }
 
     @Test
-    void load_timeoutOfRagConfigMaxTimeout_isAcceptedAndOneMoreSecondRejected() {
-        String max = String.valueOf(RagConfig.MAX_TIMEOUT.toSeconds());
+    void load_timeoutOfMaxTimeout_isAcceptedAndOneMoreSecondRejected() {
+        String max = String.valueOf(Settings.MAX_TIMEOUT.toSeconds());
         load("timeout-seconds", max, "connect-timeout-seconds", max).close();
 
         assertThatThrownBy(() -> LlmBackends.load("ollama",
-                Map.of("timeout-seconds", String.valueOf(RagConfig.MAX_TIMEOUT.toSeconds() + 1))))
+                Map.of("timeout-seconds", String.valueOf(Settings.MAX_TIMEOUT.toSeconds() + 1))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'timeout-seconds'").hasMessageContaining("from 1 to 86400");
     }

@@ -71,6 +71,33 @@ final class OllamaCatalogTest {
     }
 
     @Test
+    void requireModel_pulledModel_passesWithOneTagsCall() throws Exception {
+        server.enqueue(json(200, Fixtures.read("tags.json")));
+
+        backend.requireModel("llama3.2");
+
+        assertThat(server.takeRequest().getUrl().encodedPath()).isEqualTo("/api/tags");
+        assertThat(server.getRequestCount()).isEqualTo(1);
+    }
+
+    @Test
+    void requireModel_modelNotInTheList_throwsWithThePullCommand() {
+        server.enqueue(json(200, Fixtures.read("tags.json")));
+
+        assertThatThrownBy(() -> backend.requireModel("mistral"))
+                .isInstanceOf(ModelNotFoundException.class)
+                .hasMessageContaining("GET /api/tags")
+                .hasMessageContaining("run: ollama pull mistral");
+    }
+
+    @Test
+    void requireModel_serverDown_isUnavailableNotMissing() throws Exception {
+        try (OllamaBackend down = OllamaBackend.builder().baseUrl(deadUrl()).maxRetries(0).build()) {
+            assertThatThrownBy(() -> down.requireModel("llama3.2")).isInstanceOf(LlmUnavailableException.class);
+        }
+    }
+
+    @Test
     void availableModels_noModels_isEmpty() {
         server.enqueue(json(200, "{\"models\":[]}"));
 

@@ -1,6 +1,7 @@
 package dev.ragkit.ollama;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.LinkedSource;
 import dev.ragkit.RagPipeline;
+import dev.ragkit.error.ModelNotFoundException;
 import dev.ragkit.RagRequest;
 import dev.ragkit.RagResponse;
 import dev.ragkit.RagStreamListener;
@@ -78,6 +80,21 @@ final class OllamaPipelineTest {
             CalibratedTokenCounter learned = ollama.tokenCounter("llama3.2");
             assertThat(learned.observations()).isEqualTo(2);                 // both calls reported their counts
             assertThat(learned.ratio()).isCloseTo(MODEL_TOKENS_PER_CL100K, within(0.01));
+            assertThat(tagCalls).hasValue(1);                                 // the model was checked first
+        }
+    }
+
+    @Test
+    void ask_modelNotPulled_failsWithThePullCommandBeforeAnyEmbedding() throws Exception {
+        server.setDispatcher(new FakeOllama());
+        try (OllamaBackend ollama = OllamaBackend.builder().baseUrl(server.url("/").toString()).build()) {
+            RagPipeline rag = pipeline(ollama).toBuilder().model("mistral").build();
+
+            assertThatThrownBy(() -> rag.ask(RagRequest.of("Anything?", Scope.of("nobody-here"))))
+                    .isInstanceOf(ModelNotFoundException.class)
+                    .hasMessageContaining("run: ollama pull mistral");
+            assertThat(chats).isEmpty();
+            assertThat(server.getRequestCount()).isEqualTo(1);               // GET /api/tags, nothing else
         }
     }
 
@@ -147,13 +164,19 @@ final class OllamaPipelineTest {
         return v;
     }
 
-    /** Answers /api/embed, /api/chat (whole or streamed) like Ollama. */
+    /** Answers /api/tags (the pipeline checks the model first), /api/embed, /api/chat (whole or streamed) like Ollama. */
+    private final java.util.concurrent.atomic.AtomicInteger tagCalls = new java.util.concurrent.atomic.AtomicInteger();
+
     private final class FakeOllama extends Dispatcher {
         @Override
         public MockResponse dispatch(RecordedRequest request) {
             try {
-                JsonNode in = JSON.readTree(request.getBody().utf8());
                 String path = request.getUrl().encodedPath();
+                if (path.equals("/api/tags")) {
+                    tagCalls.incrementAndGet();
+                    return json(Fixtures.read("tags.json"));
+                }
+                JsonNode in = JSON.readTree(request.getBody().utf8());
                 if (path.equals("/api/embed")) {
                     ObjectNode reply = JSON.createObjectNode().put("model", "toy");
                     ArrayNode embeddings = reply.putArray("embeddings");

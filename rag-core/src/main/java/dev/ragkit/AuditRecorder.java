@@ -1,0 +1,71 @@
+package dev.ragkit;
+
+import dev.ragkit.audit.AuditOperation;
+import dev.ragkit.audit.AuditOutcome;
+import dev.ragkit.audit.AuditRecord;
+import dev.ragkit.audit.AuditTrail;
+import dev.ragkit.audit.QueryRedaction;
+import dev.ragkit.grounding.Action;
+import dev.ragkit.prompt.Prompt;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Writes the one audit record of each request, whatever its outcome, under the pipeline's failure policy (through
+ * an {@link AuditTrail}), with the question redacted as configured. Thread-safe.
+ */
+final class AuditRecorder {
+    private final AuditTrail trail;
+    private final QueryRedaction redaction;
+
+    AuditRecorder(AuditTrail trail, QueryRedaction redaction) {
+        this.trail = trail;
+        this.redaction = redaction;
+    }
+
+    /**
+     * Audits an answered request.
+     *
+     * @return the response, flagged {@link ResponseFlag#AUDIT_NOT_WRITTEN} when the record could not be written
+     * @throws dev.ragkit.error.AuditException under {@code FAIL_REQUEST} when the sink fails
+     */
+    RagResponse answered(Exchange x, RagResponse response) {
+        Plan plan = x.plan();
+        AuditOutcome outcome;
+        if (plan != null && (plan.isFixed() || plan.withoutContext())) {
+            outcome = response.action() == Action.DECLINE ? AuditOutcome.DECLINED : AuditOutcome.EMPTY_CONTEXT;
+        } else {
+            outcome = response.action() == Action.CITE ? AuditOutcome.ANSWERED : AuditOutcome.ROUTED;
+        }
+        String problem = write(x, record(x, outcome, response.action().name(), response.confidence().overall(),
+                null), null);
+        return problem == null ? response : ResponseBuilder.withFlag(response, ResponseFlag.AUDIT_NOT_WRITTEN);
+    }
+
+    /** Audits a failed or cancelled request, unless its record was already written; never hides {@code error}. */
+    void failed(Exchange x, Throwable error) {
+        if (x.audited()) {
+            return;
+        }
+        boolean cancelled = error instanceof CancellationException;
+        write(x, record(x, cancelled ? AuditOutcome.CANCELLED : AuditOutcome.ERROR, null, null,
+                cancelled ? null : error.getClass().getName()), error);
+    }
+
+    private @Nullable String write(Exchange x, AuditRecord record, @Nullable Throwable primary) {
+        x.markAudited();
+        return trail.write(record, primary);
+    }
+
+    private AuditRecord record(Exchange x, AuditOutcome outcome, @Nullable String action, @Nullable Integer confidence,
+            @Nullable String errorType) {
+        Prompt p = x.prompt();
+        RagRequest request = x.request;
+        return new AuditRecord(x.timestamp, request.requestId(), request.scope().tenant(),
+                redaction == QueryRedaction.NONE ? request.query() : null, AuditRecord.sha256(request.query()),
+                p == null ? List.of() : p.sourceIds(), p == null ? 0 : p.contextTokens(), x.model(), action,
+                confidence, x.elapsed().toMillis(), outcome, errorType, AuditOperation.ASK, Map.of());
+    }
+}

@@ -1,0 +1,85 @@
+package dev.ragkit;
+
+import dev.ragkit.prompt.Prompt;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One request's state while the pipeline works on it: the model chosen, the time per stage, the prompt sent (for
+ * the audit record) and whether the record was written. Confined to the thread working on the request at a time.
+ */
+final class Exchange {
+    final RagRequest request;
+    final Instant timestamp;
+    private final long start = System.nanoTime();
+    private final Map<String, Duration> timings = new LinkedHashMap<>();
+    private String model;
+    private @Nullable Prompt prompt;
+    private @Nullable Plan plan;
+    private boolean audited;
+
+    Exchange(RagRequest request, Instant timestamp, String defaultModel) {
+        this.request = request;
+        this.timestamp = timestamp;
+        this.model = request.model() != null ? request.model() : defaultModel;
+    }
+
+    /** Runs one stage and records how long it took under {@code stage}. */
+    <T> T time(String stage, Supplier<T> work) {
+        long t = System.nanoTime();
+        try {
+            return work.get();
+        } finally {
+            timings.merge(stage, Duration.ofNanos(System.nanoTime() - t), Duration::plus);
+        }
+    }
+
+    void recordTime(String stage, Duration time) {
+        timings.merge(stage, time, Duration::plus);
+    }
+
+    Map<String, Duration> timings() {
+        return timings;
+    }
+
+    Duration elapsed() {
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    String model() {
+        return model;
+    }
+
+    void model(String chosen) {
+        this.model = chosen;
+    }
+
+    /** @return the prompt sent to the model, or {@code null} before (or without) one */
+    @Nullable Prompt prompt() {
+        return prompt;
+    }
+
+    /** @return the plan, once made */
+    @Nullable Plan plan() {
+        return plan;
+    }
+
+    Plan planned(Plan p) {
+        this.plan = p;
+        this.prompt = p.prompt();
+        return p;
+    }
+
+    /** @return whether the audit record was written (or tried): one record per request */
+    boolean audited() {
+        return audited;
+    }
+
+    void markAudited() {
+        this.audited = true;
+    }
+}

@@ -1,0 +1,95 @@
+package dev.ragkit;
+
+import dev.ragkit.error.RagException;
+import dev.ragkit.generation.ChatRequest;
+import dev.ragkit.generation.ChatResult;
+import dev.ragkit.generation.LlmBackend;
+import dev.ragkit.grounding.CitationExtractor;
+import dev.ragkit.grounding.Citations;
+import dev.ragkit.grounding.ConfidenceScore;
+import dev.ragkit.grounding.ConfidenceScorer;
+import dev.ragkit.grounding.Router;
+import dev.ragkit.grounding.Routing;
+import dev.ragkit.prompt.ContextBlock;
+import dev.ragkit.prompt.Prompt;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Grounds a model's answer: citations from its {@code [SourceId: …]} markers (only ids that were in the prompt),
+ * the model's own rating of the answer from a second, short call, the hybrid confidence, and the routing decision.
+ * Owns the self-rating call. Thread-safe.
+ */
+final class Grounding {
+    private static final Logger LOG = LoggerFactory.getLogger(Grounding.class);
+    static final int SELF_RATING_MAX_TOKENS = 256;
+
+    private final LlmBackend backend;
+    private final CitationExtractor citations;
+    private final ConfidenceScorer scorer;
+    private final boolean selfRating;
+    private final Router router;
+    private final @Nullable Long seed;
+
+    Grounding(LlmBackend backend, CitationExtractor citations, ConfidenceScorer scorer, boolean selfRating,
+            Router router, @Nullable Long seed) {
+        this.backend = backend;
+        this.citations = citations;
+        this.scorer = scorer;
+        this.selfRating = selfRating;
+        this.router = router;
+        this.seed = seed;
+    }
+
+    /** Cite → self-rate → score → route, on the model's whole answer to {@code prompt}. */
+    RagResponse ground(Exchange x, Prompt prompt, ChatResult result) {
+        String answer = result.text();
+        List<ContextBlock> used = prompt.blocks();
+        Citations found = x.time("grounding", () -> citations.extract(answer, used));
+        Rating rating = selfRating ? x.time("self-rating", () -> rate(x, prompt, answer)) : Rating.OFF;
+        return x.time("grounding", () -> {
+            ConfidenceScore confidence = scorer.score(answer, used, rating.value);
+            ResponseBuilder r = ResponseBuilder.of(x).answered(prompt, result);
+            if (rating.problem != null) {
+                r.flag(ResponseFlag.SELF_RATING_UNAVAILABLE);
+                confidence = new ConfidenceScore(confidence.overall(), confidence.retrieval(), confidence.coverage(),
+                        null, confidence.explanation() + " (" + rating.problem + ")");
+            } else if (!selfRating) {
+                confidence = new ConfidenceScore(confidence.overall(), confidence.retrieval(), confidence.coverage(),
+                        null, confidence.explanation() + " (self-rating turned off)");
+            }
+            Routing routing = router.route(x.request.scope().tenant(), confidence.overall(), used);
+            return r.citations(found.citations()).unknownSourceIds(found.unknownSourceIds()).confidence(confidence)
+                    .routing(routing).build();
+        });
+    }
+
+    /** The model's rating of its answer; a failed or unusable reply is a problem to report, not an error. */
+    private Rating rate(Exchange x, Prompt prompt, String answer) {
+        try {
+            ChatRequest ask = new ChatRequest(x.model(), scorer.selfRatingPrompt(x.request.query(), answer,
+                    prompt.blocks()), 0.0, Math.min(SELF_RATING_MAX_TOKENS, prompt.responseReserve()),
+                    prompt.contextWindow(), seed);
+            Integer value = scorer.parseSelfRating(backend.chat(ask).text());
+            return value != null ? new Rating(value, null)
+                    : new Rating(null, "the model's rating reply was not a number from 0 to 100");
+        } catch (RagException e) {
+            LOG.warn("request {}: self-rating unavailable: {}", x.request.requestId(), e.getMessage());
+            return new Rating(null, "the rating call failed: " + e.getMessage());
+        }
+    }
+
+    /** A self-rating: a value, or why there is none ({@link #OFF}: not asked, no problem). */
+    private static final class Rating {
+        static final Rating OFF = new Rating(null, null);
+        final @Nullable Integer value;
+        final @Nullable String problem;
+
+        Rating(@Nullable Integer value, @Nullable String problem) {
+            this.value = value;
+            this.problem = problem;
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package dev.ragkit;
+
+import dev.ragkit.generation.ChatResult;
+import dev.ragkit.generation.FinishReason;
+import dev.ragkit.grounding.Action;
+import dev.ragkit.grounding.Citation;
+import dev.ragkit.grounding.ConfidenceScore;
+import dev.ragkit.grounding.RouteTarget;
+import dev.ragkit.grounding.Routing;
+import dev.ragkit.prompt.ContextBlock;
+import dev.ragkit.prompt.Prompt;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Assembles a {@link RagResponse} by name instead of by position. Starts from the request's id, model, timings and
+ * elapsed time; everything else defaults to "nothing" (no citations, no sources, zero tokens).
+ */
+final class ResponseBuilder {
+    private final Exchange exchange;
+    private String answer = "";
+    private ConfidenceScore confidence = ConfidenceScore.zero("not scored");
+    private List<Citation> citations = List.of();
+    private Action action = Action.ROUTE;
+    private @Nullable RouteTarget routeTo;
+    private int contextChunks;
+    private int contextTokens;
+    private int promptTokens;
+    private List<ContextBlock> used = List.of();
+    private List<String> dropped = List.of();
+    private List<String> truncated = List.of();
+    private List<String> unknownSourceIds = List.of();
+    private final Set<ResponseFlag> flags = EnumSet.noneOf(ResponseFlag.class);
+
+    private ResponseBuilder(Exchange exchange) {
+        this.exchange = exchange;
+    }
+
+    static ResponseBuilder of(Exchange exchange) {
+        return new ResponseBuilder(exchange);
+    }
+
+    ResponseBuilder answer(String text) {
+        this.answer = text;
+        return this;
+    }
+
+    ResponseBuilder confidence(ConfidenceScore score) {
+        this.confidence = score;
+        return this;
+    }
+
+    ResponseBuilder citations(List<Citation> found) {
+        this.citations = found;
+        return this;
+    }
+
+    ResponseBuilder routing(Routing routing) {
+        this.action = routing.action();
+        this.routeTo = routing.target();
+        return this;
+    }
+
+    /** The prompt that was sent: its blocks become the sources, its counts the token figures. */
+    ResponseBuilder prompt(Prompt prompt) {
+        this.used = prompt.blocks();
+        this.contextChunks = prompt.blocks().size();
+        this.contextTokens = prompt.contextTokens();
+        this.promptTokens = prompt.totalTokens();
+        this.dropped = sourceIds(prompt.dropped());
+        this.truncated = sourceIds(prompt.truncated());
+        if (!prompt.dropped().isEmpty() || !prompt.truncated().isEmpty()) {
+            flags.add(ResponseFlag.CONTEXT_REDUCED);
+        }
+        if (prompt.droppedHistory() > 0) {
+            flags.add(ResponseFlag.HISTORY_REDUCED);
+        }
+        return this;
+    }
+
+    /** Blocks that were found but did not fit at all (the empty-context answers report them). */
+    ResponseBuilder droppedByBudget(List<ContextBlock> blocks) {
+        if (!blocks.isEmpty()) {
+            this.dropped = sourceIds(blocks);
+            flags.add(ResponseFlag.CONTEXT_REDUCED);
+        }
+        return this;
+    }
+
+    /** The model's answer to {@code prompt}: its text, the prompt's figures, and a flag when it was cut off. */
+    ResponseBuilder answered(Prompt prompt, ChatResult result) {
+        this.answer = result.text();
+        if (result.finishReason() == FinishReason.LENGTH) {
+            flags.add(ResponseFlag.ANSWER_CUT_OFF);
+        }
+        return prompt(prompt);
+    }
+
+    ResponseBuilder unknownSourceIds(List<String> ids) {
+        this.unknownSourceIds = ids;
+        if (!ids.isEmpty()) {
+            flags.add(ResponseFlag.UNKNOWN_SOURCE_IDS);
+        }
+        return this;
+    }
+
+    ResponseBuilder flag(ResponseFlag flag) {
+        flags.add(flag);
+        return this;
+    }
+
+    ResponseBuilder flags(Set<ResponseFlag> more) {
+        flags.addAll(more);
+        return this;
+    }
+
+    RagResponse build() {
+        return new RagResponse(exchange.request.requestId(), answer, confidence, citations, action, routeTo,
+                exchange.model(), contextChunks, contextTokens, promptTokens,
+                exchange.timings().getOrDefault("generate", Duration.ZERO), exchange.elapsed(),
+                !citations.isEmpty(), Sources.of(used), Sources.linked(used), dropped, truncated, unknownSourceIds,
+                flags, exchange.timings());
+    }
+
+    /** @return {@code response} with one more flag */
+    static RagResponse withFlag(RagResponse r, ResponseFlag flag) {
+        Set<ResponseFlag> more = r.flags().isEmpty() ? EnumSet.noneOf(ResponseFlag.class) : EnumSet.copyOf(r.flags());
+        more.add(flag);
+        return new RagResponse(r.requestId(), r.answer(), r.confidence(), r.citations(), r.action(), r.routeTo(),
+                r.modelUsed(), r.contextChunksUsed(), r.contextTokensUsed(), r.promptTokens(), r.generationTime(),
+                r.totalTime(), r.grounded(), r.sources(), r.linkedDocuments(), r.droppedSources(),
+                r.truncatedSources(), r.unknownSourceIds(), more, r.timings());
+    }
+
+    private static List<String> sourceIds(List<ContextBlock> blocks) {
+        List<String> ids = new ArrayList<>(blocks.size());
+        blocks.forEach(b -> ids.add(b.sourceId()));
+        return ids;
+    }
+}
