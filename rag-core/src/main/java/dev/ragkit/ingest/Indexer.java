@@ -335,7 +335,7 @@ public final class Indexer {
                                 + " as " + chunk.index() + "; chunk indexes must run 0, 1, 2, … in order", null);
                     }
                     stored.add(new StoredChunk(document.id(), chunk.index(), chunk.text(), vectors[i],
-                            chunk.tokenCount(), chunk.startLine(), chunk.endLine(), chunk.section(), null));
+                            chunk.tokenCount(), chunk.startLine(), chunk.endLine(), chunk.section(), chunk.page()));
                     tokens += chunk.tokenCount();
                 }
             }

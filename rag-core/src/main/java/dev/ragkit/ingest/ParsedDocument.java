@@ -36,7 +36,12 @@ import org.jspecify.annotations.Nullable;
  *                       when nothing follows it
  * @param sections       for each line (same size as {@code lines}), the heading path in effect there, e.g.
  *                       {@code Install > Linux}; {@code null} before the first heading and in front matter. A
- *                       heading line belongs to the section it opens
+ *                       heading line belongs to the section it opens. For code, the enclosing type or function
+ * @param pages          for paged formats (PDF), the 1-based page of each line (same size as {@code lines}, never
+ *                       decreasing); empty for formats without pages. Chunks never span a page, and their line
+ *                       numbers count within the page
+ * @param structure      how the lines are marked up: {@link Structure#MARKDOWN} lets the chunker read fenced code
+ *                       blocks and headings from the lines; {@link Structure#PLAIN} takes them as they are
  */
 public record ParsedDocument(
         String path,
@@ -52,7 +57,17 @@ public record ParsedDocument(
         int droppedLinks,
         List<String> lines,
         int firstBodyLine,
-        List<@Nullable String> sections) {
+        List<@Nullable String> sections,
+        List<Integer> pages,
+        Structure structure) {
+
+    /** How a document's lines are marked up, which tells the chunker what a line can mean. */
+    public enum Structure {
+        /** Markdown: fenced code blocks are kept whole where they fit, and heading lines stay with what follows. */
+        MARKDOWN,
+        /** Text as it is (plain text, code, text extracted from PDF, Word or HTML): no markup is read from it. */
+        PLAIN
+    }
 
     /**
      * Validates and copies the arguments.
@@ -81,6 +96,61 @@ public record ParsedDocument(
             throw new IllegalArgumentException("firstBodyLine must be in 1.." + (lines.size() + 1) + ", got "
                     + firstBodyLine);
         }
+        pages = List.copyOf(Objects.requireNonNull(pages, "pages"));
+        if (!pages.isEmpty()) {
+            if (pages.size() != lines.size()) {
+                throw new IllegalArgumentException("pages has " + pages.size() + " entries for " + lines.size()
+                        + " lines");
+            }
+            int previous = 1;
+            for (int page : pages) {
+                if (page < previous) {
+                    throw new IllegalArgumentException("pages must start at 1 or more and never decrease, got "
+                            + page + " after " + previous);
+                }
+                previous = page;
+            }
+        }
+        Objects.requireNonNull(structure, "structure");
+    }
+
+    /**
+     * A markdown document without pages (the shape the markdown parser makes).
+     *
+     * @param path           the root-relative path
+     * @param title          the title
+     * @param docType        the document type, or {@code null}
+     * @param promotionLevel the promotion level
+     * @param date           the date, or {@code null}
+     * @param accessTags     the access tags
+     * @param owner          the owner tag, or {@code null}
+     * @param summary        the summary, or {@code null}
+     * @param metadata       further fields
+     * @param links          local links
+     * @param droppedLinks   links dropped for leaving the root
+     * @param lines          every line
+     * @param firstBodyLine  the first body line
+     * @param sections       the heading path of each line
+     */
+    public ParsedDocument(String path, String title, @Nullable String docType, PromotionLevel promotionLevel,
+            @Nullable LocalDate date, SortedSet<String> accessTags, @Nullable String owner, @Nullable String summary,
+            Map<String, String> metadata, List<String> links, int droppedLinks, List<String> lines,
+            int firstBodyLine, List<@Nullable String> sections) {
+        this(path, title, docType, promotionLevel, date, accessTags, owner, summary, metadata, links, droppedLinks,
+                lines, firstBodyLine, sections, List.of(), Structure.MARKDOWN);
+    }
+
+    /** @return whether the document has pages ({@link #pages()} is not empty) */
+    public boolean paged() {
+        return !pages.isEmpty();
+    }
+
+    /**
+     * @param line a 1-based line number
+     * @return its page, or {@code null} for a document without pages
+     */
+    public @Nullable Integer page(int line) {
+        return pages.isEmpty() ? null : pages.get(line - 1);
     }
 
     /**

@@ -232,43 +232,70 @@ final class TokenWindowChunkerTest {
     }
 
     @Test
-    void chunk_longLineWithSentences_isSplitAfterSentenceEnds() {
+    void chunk_longLineWithSentences_isSplitAfterSentenceEndsWithOverlap() {
         Random random = new Random(11);
         String line = sentences(random, 6000);
         ParsedDocument document = document(List.of("Intro.", "", line, "", "Outro."));
         TokenWindowChunker chunker = chunker(CL100K, 200, 30);
 
         List<TextChunk> chunks = chunker.chunk(document);
+        List<String> fresh = freshTexts(document, chunks);
 
-        List<TextChunk> parts = chunks.stream().filter(c -> c.startLine() == 3).collect(Collectors.toList());
-        assertThat(parts).hasSizeGreaterThan(5);
-        assertThat(parts.stream().map(TextChunk::text).collect(Collectors.joining())).isEqualTo(line);
-        for (TextChunk part : parts.subList(0, parts.size() - 1)) {
-            assertThat(part.text()).matches("(?s).*[.!?]");
-            assertThat(part.tokenCount()).isLessThanOrEqualTo(200).isGreaterThan(100);
+        // The parts of line 3: the chunks that end inside it or at its end.
+        List<Integer> parts = new ArrayList<>();
+        for (int c = 0; c < chunks.size(); c++) {
+            if (chunks.get(c).endLine() == 3) {
+                parts.add(c);
+            }
         }
-        // The space after a sentence starts the next part: cl100k attaches it to the next word, so no token is cut.
-        assertThat(parts.subList(1, parts.size())).allSatisfy(part -> assertThat(part.text()).startsWith(" "));
-        assertThat(parts.stream().mapToInt(TextChunk::tokenCount).sum()).isEqualTo(CL100K.count(line));
+        assertThat(parts).hasSizeGreaterThan(5);
+        assertThat(parts.stream().map(fresh::get).collect(Collectors.joining()).replaceFirst("^\\n+", ""))
+                .isEqualTo(line);
+        for (int c : parts.subList(0, parts.size() - 1)) {
+            assertThat(chunks.get(c).text()).matches("(?s).*[.!?]");
+            assertThat(chunks.get(c).tokenCount()).isLessThanOrEqualTo(200).isGreaterThan(100);
+        }
+        // Each part after the first starts with the last sentence(s) of the one before.
+        for (int k = 1; k < parts.size(); k++) {
+            String previous = chunks.get(parts.get(k - 1)).text();
+            String current = chunks.get(parts.get(k)).text();
+            String repeated = current.substring(0, current.length() - fresh.get(parts.get(k)).length());
+            assertThat(repeated).as("part %d repeats nothing", k).isNotEmpty();
+            assertThat(previous).endsWith(repeated);
+            assertThat(ChunkerLines.endsSentence(previous.substring(0, previous.length() - repeated.length())))
+                    .as("part %d's overlap starts a sentence: %s", k, repeated).isTrue();
+            assertThat(CL100K.count(repeated)).isLessThanOrEqualTo(30);
+        }
+        // The space after a sentence starts the next part's new text: cl100k attaches it to the next word, so no
+        // token is cut in two and the new texts' counts add up to the line's.
+        assertThat(parts.subList(1, parts.size())).allSatisfy(c -> assertThat(fresh.get(c)).startsWith(" "));
+        assertThat(parts.stream().mapToInt(c -> CL100K.count(fresh.get(c))).sum()).isEqualTo(CL100K.count(line));
         assertValid(document, chunker, chunks);
     }
 
     @Test
-    void chunk_longLineWithoutSentenceEnds_isSplitAfterWords() {
+    void chunk_longLineWithoutSentenceEnds_isSplitAfterWordsWithWordOverlap() {
         Random random = new Random(12);
         String line = words(random, 4000).replace(".", "").replace("?", "");
         ParsedDocument document = document(List.of(line));
         TokenWindowChunker chunker = chunker(CL100K, 150, 30);
 
         List<TextChunk> parts = chunker.chunk(document);
+        List<String> fresh = freshTexts(document, parts);
 
         assertThat(parts).hasSizeGreaterThan(3);
-        assertThat(parts.stream().map(TextChunk::text).collect(Collectors.joining())).isEqualTo(line);
-        for (TextChunk part : parts.subList(0, parts.size() - 1)) {
+        assertThat(String.join("", fresh)).isEqualTo(line);
+        // each part leaves room for its overlap: its new text fills the 120 tokens left of the window
+        for (TextChunk part : parts.subList(1, parts.size() - 1)) {
             assertThat(part.text()).doesNotEndWith(" ");
             assertThat(part.tokenCount()).isLessThanOrEqualTo(150).isGreaterThan(100);
         }
-        assertThat(parts.subList(1, parts.size())).allSatisfy(part -> assertThat(part.text()).startsWith(" "));
+        assertThat(parts.get(0).tokenCount()).isLessThanOrEqualTo(120).isGreaterThan(60);
+        for (int k = 1; k < parts.size(); k++) {
+            assertThat(parts.get(k).text()).as("part %d starts with a whole word", k).doesNotStartWith(" ")
+                    .isNotEqualTo(fresh.get(k));
+        }
+        assertThat(fresh.subList(1, fresh.size())).allSatisfy(f -> assertThat(f).startsWith(" "));
         assertValid(document, chunker, parts);
     }
 
@@ -316,19 +343,21 @@ final class TokenWindowChunkerTest {
 
         List<TextChunk> chunks = chunker.chunk(document);
 
-        int overlapping = 0;
+        String text = String.join("\n", lines);
+        int[][] spans = spans(document, chunks);
+        int wholeLines = 0;
         for (int c = 1; c < chunks.size(); c++) {
-            TextChunk previous = chunks.get(c - 1);
-            TextChunk current = chunks.get(c);
-            if (current.startLine() <= previous.endLine()) {
-                overlapping++;
-                String repeated = String.join("\n", lines.subList(current.startLine() - 1, previous.endLine()));
-                assertThat(previous.text()).endsWith(repeated);
-                assertThat(current.text()).startsWith(repeated);
-                assertThat(CL100K.count(repeated)).isLessThanOrEqualTo(30);
+            assertThat(spans[c][0]).as("chunk %d overlaps the one before", c).isLessThan(spans[c - 1][1]);
+            String repeated = text.substring(spans[c][0], spans[c - 1][1]);
+            assertThat(chunks.get(c - 1).text()).endsWith(repeated);
+            assertThat(chunks.get(c).text()).startsWith(repeated);
+            assertThat(CL100K.count(repeated)).isLessThanOrEqualTo(30);
+            if (spans[c][0] == 0 || text.charAt(spans[c][0] - 1) == '\n') {
+                wholeLines++;
             }
         }
-        assertThat(overlapping).isGreaterThan(chunks.size() / 2);
+        // The lines are short, so the overlap is mostly whole lines (a one-line chunk gives its last sentences).
+        assertThat(wholeLines).isGreaterThan(chunks.size() / 2);
         assertValid(document, chunker, chunks);
     }
 
@@ -406,6 +435,156 @@ final class TokenWindowChunkerTest {
         assertValid(document, chunker(CL100K, 500, 50), chunks);
     }
 
+    @Test
+    void chunk_paragraphsWrittenAsOneLongLine_overlapByTheirLastSentences() {
+        // exported documentation often writes a paragraph as one line: 120-250 tokens each, so whole-line overlap
+        // (50 tokens at most) could never apply
+        Random random = new Random(31);
+        List<String> lines = new ArrayList<>();
+        for (int p = 0; p < 30; p++) {
+            lines.add(sentences(random, 600 + random.nextInt(500)));
+            lines.add("");
+        }
+        ParsedDocument document = document(lines);
+        TokenWindowChunker chunker = chunker(CL100K, 500, 50);
+
+        List<TextChunk> chunks = chunker.chunk(document);
+
+        String text = String.join("\n", lines);
+        int[][] spans = spans(document, chunks);
+        for (int c = 1; c < chunks.size(); c++) {
+            assertThat(spans[c][0]).as("chunk %d overlaps the one before", c).isLessThan(spans[c - 1][1]);
+            String repeated = text.substring(spans[c][0], spans[c - 1][1]);
+            assertThat(CL100K.count(repeated)).isBetween(1, 50);
+            String before = text.substring(0, spans[c][0]);
+            assertThat(ChunkerLines.endsSentence(before)).as("chunk %d's overlap starts a sentence", c).isTrue();
+        }
+        assertValid(document, chunker, chunks);
+    }
+
+    @Test
+    void chunk_rustReferenceCorpus_everySameSectionPairOverlaps() throws IOException {
+        Assumptions.assumeThat(Files.isDirectory(RUST_REFERENCE)).isTrue();
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(RUST_REFERENCE)) {
+            files = walk.filter(p -> p.toString().endsWith(".md")).sorted().collect(Collectors.toList());
+        }
+        MarkdownDocumentParser parser = new MarkdownDocumentParser();
+        TokenWindowChunker chunker = chunker(CL100K, 500, 50);
+        int pairs = 0;
+        List<String> without = new ArrayList<>();
+        for (Path file : files) {
+            ParsedDocument document = parser.parse(RUST_REFERENCE, file);
+            List<TextChunk> chunks = chunker.chunk(document);
+            int[][] spans = spans(document, chunks);
+            for (int c = 1; c < chunks.size(); c++) {
+                if (!Objects.equals(chunks.get(c).section(), chunks.get(c - 1).section())) {
+                    continue;
+                }
+                pairs++;
+                if (spans[c][0] >= spans[c - 1][1] && !fencedBlockBetween(document, spans[c - 1][3], spans[c][2])) {
+                    without.add(file.getFileName() + " chunks " + (c - 1) + "/" + c);
+                }
+            }
+        }
+        // Before overlap could come from inside a line, many such pairs had none (see the design notes for the
+        // numbers). Only a pair that meets at a fenced code block (never cut for overlap) may still have none.
+        assertThat(pairs).isGreaterThan(200);
+        assertThat(without).isEmpty();
+    }
+
+    /** Whether the chunk boundary between lines {@code end} and {@code start} runs along a fenced block. */
+    private static boolean fencedBlockBetween(ParsedDocument document, int end, int start) {
+        for (int[] block : fencedBlocks(document.lines(), document.firstBodyLine())) {
+            if (block[1] == end || block[0] == start || block[0] <= end && block[1] >= end) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void chunk_pagedDocument_neverSpansAPageAndCountsLinesWithinIt() {
+        Random random = new Random(32);
+        List<String> lines = new ArrayList<>();
+        List<Integer> pages = new ArrayList<>();
+        for (int page = 1; page <= 6; page++) {
+            int count = 5 + random.nextInt(30);
+            for (int l = 0; l < count; l++) {
+                lines.add(sentences(random, 40 + random.nextInt(200)));
+                pages.add(page);
+            }
+        }
+        ParsedDocument document = paged(lines, pages);
+        TokenWindowChunker chunker = chunker(CL100K, 200, 40);
+
+        List<TextChunk> chunks = chunker.chunk(document);
+
+        assertThat(chunks).extracting(TextChunk::page).contains(1, 2, 3, 4, 5, 6).doesNotContainNull();
+        for (TextChunk chunk : chunks) {
+            int first = pages.indexOf(chunk.page());
+            int lastOnPage = pages.lastIndexOf(chunk.page()) - first + 1;
+            assertThat(chunk.endLine()).as("chunk %d", chunk.index()).isLessThanOrEqualTo(lastOnPage);
+            // its text really is on that page, at those page lines
+            assertThat(String.join("\n", lines.subList(first + chunk.startLine() - 1, first + chunk.endLine())))
+                    .contains(chunk.text().split("\n", -1)[chunk.text().split("\n", -1).length - 1]);
+        }
+        assertValid(document, chunker, chunks);
+    }
+
+    @Test
+    void chunk_plainText_readsNoMarkdownFromItsLines() {
+        // "# note 7." opens a heading in markdown (never a chunk's end) but is a sentence in a text file (a good end)
+        List<String> lines = new ArrayList<>();
+        Random random = new Random(33);
+        for (int l = 0; l < 60; l++) {
+            String line = sentences(random, 60 + random.nextInt(60));
+            lines.add(l % 5 == 4 ? "# note " + l + "." : line.substring(0, line.length() - 1) + ",");
+        }
+        TokenWindowChunker chunker = chunker(CL100K, 120, 0);
+
+        List<TextChunk> asMarkdown = chunker.chunk(document(lines));
+        List<TextChunk> asPlain = chunker.chunk(plain(lines));
+
+        assertThat(asMarkdown.subList(0, asMarkdown.size() - 1))
+                .noneSatisfy(c -> assertThat(lines.get(c.endLine() - 1)).startsWith("# note"));
+        long atNotes = asPlain.subList(0, asPlain.size() - 1).stream()
+                .filter(c -> lines.get(c.endLine() - 1).startsWith("# note")).count();
+        assertThat(atNotes).as("plain chunks ending at a '# note' sentence").isGreaterThanOrEqualTo(asPlain.size() / 2);
+        assertValid(plain(lines), chunker, asPlain);
+    }
+
+    @Test
+    void chunk_codeWithSectionsPerDeclaration_endsChunksBetweenDeclarations() {
+        // the code parser gives each top-level declaration its own section; chunks prefer to end where it changes
+        List<String> lines = new ArrayList<>();
+        List<@Nullable String> sections = new ArrayList<>();
+        for (int f = 0; f < 12; f++) {
+            lines.add("int function" + f + "(int value) {");
+            sections.add("function" + f);
+            for (int l = 0; l < 6; l++) {
+                lines.add("    value = value * " + (l + 3) + " + compute(value, " + l + ");");
+                sections.add("function" + f);
+            }
+            lines.add("}");
+            sections.add("function" + f);
+        }
+        ParsedDocument document = new ParsedDocument("Code.java", "Code", null, PromotionLevel.STANDARD, null,
+                new TreeSet<>(), null, null, Map.of(), List.of(), 0, lines, 1, sections, List.of(),
+                ParsedDocument.Structure.PLAIN);
+        TokenWindowChunker chunker = chunker(CL100K, 150, 0);
+
+        List<TextChunk> chunks = chunker.chunk(document);
+
+        assertThat(chunks).hasSizeGreaterThan(2);
+        for (TextChunk chunk : chunks) {
+            assertThat(lines.get(chunk.endLine() - 1)).as("chunk %d ends between declarations", chunk.index())
+                    .isEqualTo("}");
+            assertThat(chunk.section()).isEqualTo(sections.get(chunk.startLine() - 1));
+        }
+        assertValid(document, chunker, chunks);
+    }
+
     // ---------------------------------------------------------------------------------------------- properties
 
     @Test
@@ -480,8 +659,10 @@ final class TokenWindowChunkerTest {
     }
 
     /**
-     * Every property a chunking must have. A chunk is a <em>part</em> when its text is not the join of its lines
-     * (then it is a substring of its single line).
+     * Every property a chunking must have. Each chunk is a contiguous piece {@code [start, end)} of the document's
+     * text (its lines joined with {@code \n}): it starts inside {@code startLine} and ends inside {@code endLine}.
+     * It starts inside a line only where it overlaps the chunk before, and ends inside a line only where that line
+     * alone is over the window (a part of a long line).
      */
     private static void assertValid(ParsedDocument document, TokenWindowChunker chunker, List<TextChunk> chunks) {
         List<String> lines = document.lines();
@@ -492,86 +673,167 @@ final class TokenWindowChunkerTest {
         boolean blankBody = lines.subList(first - 1, lines.size()).stream().allMatch(String::isBlank);
         assertThat(chunks.isEmpty()).as("no chunks exactly when the body is blank").isEqualTo(blankBody);
 
-        boolean[] coveredWhole = new boolean[lines.size() + 1];
-        StringBuilder[] partsOf = new StringBuilder[lines.size() + 1];
+        String text = String.join("\n", lines);
+        int[] offset = lineOffsets(lines);
+        int[][] spans = spans(document, chunks);
+        java.util.Set<Integer> cutLines = new java.util.TreeSet<>();
         for (int c = 0; c < chunks.size(); c++) {
             TextChunk chunk = chunks.get(c);
-            String label = "chunk " + c + " (lines " + chunk.startLine() + "-" + chunk.endLine() + ")";
+            int start = spans[c][0];
+            int end = spans[c][1];
+            int startLine = spans[c][2];
+            int endLine = spans[c][3];
+            String label = "chunk " + c + " (lines " + startLine + "-" + endLine + ")";
             assertThat(chunk.index()).as(label).isEqualTo(c);
-            assertThat(chunk.startLine()).as(label).isGreaterThanOrEqualTo(first);
-            assertThat(chunk.endLine()).as(label).isLessThanOrEqualTo(lines.size());
+            assertThat(startLine).as(label).isGreaterThanOrEqualTo(first);
             assertThat(chunk.tokenCount()).as(label + " count").isEqualTo(counter.count(chunk.text()));
             assertThat(chunk.tokenCount()).as(label + " over the window").isLessThanOrEqualTo(max);
-            assertThat(chunk.section()).as(label + " section").isEqualTo(document.section(chunk.startLine()));
+            assertThat(chunk.section()).as(label + " section").isEqualTo(document.section(startLine));
+            assertThat(chunk.page()).as(label + " page").isEqualTo(document.page(startLine));
+            assertThat(document.page(endLine)).as(label + " spans pages").isEqualTo(document.page(startLine));
             assertThat(chunk.text()).as(label).isNotBlank();
-            String joined = String.join("\n", lines.subList(chunk.startLine() - 1, chunk.endLine()));
-            if (joined.equals(chunk.text())) {
-                assertThat(lines.get(chunk.startLine() - 1)).as(label + " starts with a blank line").isNotBlank();
-                assertThat(lines.get(chunk.endLine() - 1)).as(label + " ends with a blank line").isNotBlank();
-                for (int l = chunk.startLine(); l <= chunk.endLine(); l++) {
-                    coveredWhole[l] = true;
-                }
-            } else {
-                assertThat(chunk.startLine()).as(label + " is a part of one line").isEqualTo(chunk.endLine());
-                String line = lines.get(chunk.startLine() - 1);
-                StringBuilder parts = partsOf[chunk.startLine()];
-                if (parts == null) {
-                    parts = new StringBuilder();
-                    partsOf[chunk.startLine()] = parts;
-                }
-                assertThat(line).as(label + " follows the previous part").startsWith(parts + chunk.text());
-                parts.append(chunk.text());
+            String[] own = chunk.text().split("\n", -1);
+            assertThat(own[0]).as(label + " starts with a blank line").isNotBlank();
+            assertThat(own[own.length - 1]).as(label + " ends with a blank line").isNotBlank();
+            boolean partialStart = start > offset[startLine - 1];
+            if (partialStart) {
+                // inside a line only where it repeats the chunk before, or goes on where that one (a part) stopped
+                assertThat(c > 0 && start <= spans[c - 1][1]).as(label + " starts inside a line, after a gap")
+                        .isTrue();
+            }
+            int lineEnd = offset[endLine - 1] + lines.get(endLine - 1).length();
+            if (end < lineEnd && !text.substring(end, lineEnd).isBlank()) {
+                cutLines.add(endLine);
             }
         }
-        for (int l = first; l <= lines.size(); l++) {
-            String line = lines.get(l - 1);
-            StringBuilder parts = partsOf[l];
-            if (parts != null) {
-                assertThat(coveredWhole[l]).as("line %d is both whole and in parts", l).isFalse();
-                assertThat(line.substring(parts.length())).as("the parts of line %d leave only blanks", l).isBlank();
-                assertThat(counter.count(line)).as("line %d was split although it fits: %s", l, line)
-                        .isGreaterThan(max);
-            } else if (!line.isBlank()) {
-                assertThat(coveredWhole[l]).as("line %d is in no chunk", l).isTrue();
+        for (int line : cutLines) {
+            assertThat(counter.count(lines.get(line - 1))).as("line %d is cut although it fits", line)
+                    .isGreaterThan(max);
+        }
+        // Coverage: every non-blank character of the body is in some chunk.
+        boolean[] covered = new boolean[text.length() + 1];
+        for (int[] span : spans) {
+            Arrays.fill(covered, span[0], span[1], true);
+        }
+        for (int i = offset[first - 1]; i < text.length(); i++) {
+            if (!Character.isWhitespace(text.charAt(i)) && !covered[i]) {
+                int line = lineOf(offset, i);
+                throw new AssertionError("line " + line + " is not covered at column " + (i - offset[line - 1])
+                        + ": " + lines.get(line - 1));
             }
         }
         // Order, progress and overlap.
         for (int c = 1; c < chunks.size(); c++) {
-            TextChunk previous = chunks.get(c - 1);
-            TextChunk current = chunks.get(c);
             String label = "chunks " + (c - 1) + " and " + c;
-            boolean previousPart = isPart(lines, previous);
-            boolean currentPart = isPart(lines, current);
-            if (previousPart || currentPart) {
-                boolean sameLine = previousPart && currentPart && previous.startLine() == current.startLine();
-                assertThat(sameLine || current.startLine() > previous.endLine()).as(label + " overlap a part")
-                        .isTrue();
-                continue;
-            }
-            assertThat(current.startLine()).as(label + " progress").isGreaterThan(previous.startLine());
-            assertThat(current.endLine()).as(label + " progress").isGreaterThan(previous.endLine());
-            if (current.startLine() <= previous.endLine()) {
-                String repeated = String.join("\n", lines.subList(current.startLine() - 1, previous.endLine()));
+            int[] previous = spans[c - 1];
+            int[] current = spans[c];
+            assertThat(current[0]).as(label + " progress").isGreaterThan(previous[0]);
+            assertThat(current[1]).as(label + " progress").isGreaterThan(previous[1]);
+            if (current[0] < previous[1]) {
+                String repeated = text.substring(current[0], previous[1]);
                 assertThat(counter.count(repeated)).as(label + " overlap").isLessThanOrEqualTo(overlapMax);
+                assertThat(document.page(current[2])).as(label + " overlap across pages")
+                        .isEqualTo(document.page(previous[3]));
             }
         }
         // Fenced blocks that fit are never split.
-        for (int[] block : fencedBlocks(lines, first)) {
-            String text = String.join("\n", lines.subList(block[0] - 1, block[1]));
-            if (counter.count(text) > max) {
-                continue;
-            }
-            for (TextChunk chunk : chunks) {
-                boolean disjoint = chunk.endLine() < block[0] || chunk.startLine() > block[1];
-                boolean whole = chunk.startLine() <= block[0] && chunk.endLine() >= block[1];
-                assertThat(disjoint || whole).as("chunk %d (lines %d-%d) splits the block at lines %d-%d",
-                        chunk.index(), chunk.startLine(), chunk.endLine(), block[0], block[1]).isTrue();
+        if (document.structure() == ParsedDocument.Structure.MARKDOWN) {
+            for (int[] block : fencedBlocks(lines, first)) {
+                String blockText = String.join("\n", lines.subList(block[0] - 1, block[1]));
+                if (counter.count(blockText) > max) {
+                    continue;
+                }
+                for (int[] span : spans) {
+                    boolean disjoint = span[3] < block[0] || span[2] > block[1];
+                    boolean whole = span[2] <= block[0] && span[3] >= block[1];
+                    assertThat(disjoint || whole).as("a chunk (lines %d-%d) splits the block at lines %d-%d",
+                            span[2], span[3], block[0], block[1]).isTrue();
+                }
             }
         }
     }
 
-    private static boolean isPart(List<String> lines, TextChunk chunk) {
-        return !String.join("\n", lines.subList(chunk.startLine() - 1, chunk.endLine())).equals(chunk.text());
+    /**
+     * Where each chunk lies in the document's text: {start, end, startLine, endLine} with document line numbers
+     * (page-relative line numbers are turned back into document lines). Asserts that each chunk is a contiguous
+     * piece of the text within its line range, found at or after the previous chunk's start.
+     */
+    private static int[][] spans(ParsedDocument document, List<TextChunk> chunks) {
+        List<String> lines = document.lines();
+        String text = String.join("\n", lines);
+        int[] offset = lineOffsets(lines);
+        int[][] spans = new int[chunks.size()][];
+        int from = 0;
+        for (int c = 0; c < chunks.size(); c++) {
+            TextChunk chunk = chunks.get(c);
+            int startLine = documentLine(document, chunk.page(), chunk.startLine());
+            int endLine = startLine + chunk.endLine() - chunk.startLine();
+            String label = "chunk " + c + " (lines " + startLine + "-" + endLine + ")";
+            assertThat(endLine).as(label).isLessThanOrEqualTo(lines.size());
+            int lineStart = offset[startLine - 1];
+            int start = place(text, chunk.text(), Math.max(from, lineStart),
+                    lineStart + lines.get(startLine - 1).length(), c == 0 ? -1 : spans[c - 1][1]);
+            assertThat(start).as(label + " is not a piece of the document at its lines: " + chunk.text())
+                    .isGreaterThanOrEqualTo(0).isLessThanOrEqualTo(lineStart + lines.get(startLine - 1).length());
+            int end = start + chunk.text().length();
+            assertThat(lineOf(offset, Math.max(start, end - 1))).as(label + " ends on another line").isEqualTo(endLine);
+            spans[c] = new int[] {start, end, startLine, endLine};
+            from = start + 1;
+        }
+        return spans;
+    }
+
+    /**
+     * Where {@code piece} lies in {@code text} at or after {@code from}. Generated text repeats itself, so where the
+     * piece can go on from the previous chunk's end — repeating its last {@code k} characters, the fewest that work,
+     * or none — that place is taken; else its first place after {@code from} (a chunk that starts on a new line).
+     */
+    private static int place(String text, String piece, int from, int lineEnd, int previousEnd) {
+        if (previousEnd >= 0) {
+            for (int k = 0; k <= Math.min(piece.length(), previousEnd - from); k++) {
+                int at = previousEnd - k;
+                if (at <= lineEnd && text.charAt(at) == piece.charAt(0) && text.startsWith(piece, at)
+                        && piece.length() > k) {
+                    return at;
+                }
+            }
+        }
+        return text.indexOf(piece, from);
+    }
+
+    /** The document line of a chunk's (page-relative) line. */
+    private static int documentLine(ParsedDocument document, @Nullable Integer page, int line) {
+        if (page == null) {
+            return line;
+        }
+        int firstOfPage = document.pages().indexOf(page) + 1;
+        return firstOfPage + line - 1;
+    }
+
+    private static int[] lineOffsets(List<String> lines) {
+        int[] offset = new int[lines.size() + 1];
+        for (int i = 0; i < lines.size(); i++) {
+            offset[i + 1] = offset[i] + lines.get(i).length() + 1;
+        }
+        return offset;
+    }
+
+    /** The 1-based line holding text offset {@code at}. */
+    private static int lineOf(int[] offset, int at) {
+        int i = Arrays.binarySearch(offset, at);
+        return i >= 0 ? i + 1 : -i - 1;
+    }
+
+    /** The new text of each chunk, without what it repeats from the one before (its overlap). */
+    private static List<String> freshTexts(ParsedDocument document, List<TextChunk> chunks) {
+        String text = String.join("\n", document.lines());
+        int[][] spans = spans(document, chunks);
+        List<String> fresh = new ArrayList<>();
+        for (int c = 0; c < chunks.size(); c++) {
+            int start = c == 0 ? spans[c][0] : Math.max(spans[c][0], spans[c - 1][1]);
+            fresh.add(text.substring(start, spans[c][1]));
+        }
+        return fresh;
     }
 
     /**
@@ -663,6 +925,19 @@ final class TokenWindowChunkerTest {
         }
         return new ParsedDocument("doc.md", "doc", null, PromotionLevel.STANDARD, null, new TreeSet<>(), null, null,
                 Map.of(), List.of(), 0, lines, firstBodyLine, sections);
+    }
+
+    private static ParsedDocument paged(List<String> lines, List<Integer> pages) {
+        ParsedDocument d = document(lines);
+        return new ParsedDocument("doc.pdf", "doc", null, PromotionLevel.STANDARD, null, new TreeSet<>(), null, null,
+                Map.of(), List.of(), 0, lines, 1, d.sections(), pages, ParsedDocument.Structure.PLAIN);
+    }
+
+    private static ParsedDocument plain(List<String> lines) {
+        List<@Nullable String> sections = new ArrayList<>();
+        lines.forEach(l -> sections.add(null));
+        return new ParsedDocument("doc.txt", "doc", null, PromotionLevel.STANDARD, null, new TreeSet<>(), null, null,
+                Map.of(), List.of(), 0, lines, 1, sections, List.of(), ParsedDocument.Structure.PLAIN);
     }
 
     private static ParsedDocument documentWithRandomFrontMatter(Random random, List<String> body) {

@@ -29,7 +29,7 @@ final class DocumentSegmentTest {
                 new StoredChunk("d", 0, "l1\nl2\nl3", null, 1, 1, 3, null, null),
                 new StoredChunk("d", 1, "l3\nl4", null, 1, 3, 4, null, null),     // overlap of l3
                 new StoredChunk("d", 2, "l6 first half", null, 1, 6, 6, null, null), // gap: blank l5
-                new StoredChunk("d", 3, "second half", null, 1, 6, 6, null, null));  // second part of l6
+                new StoredChunk("d", 3, "half second half", null, 1, 6, 6, null, null));  // overlap "half", then more
         assertThat(DocumentSegment.join(DocumentSegment.of(chunks))).isEqualTo("l1\nl2\nl3\nl4\n\nl6 first half second half");
     }
 
@@ -65,14 +65,39 @@ final class DocumentSegmentTest {
     }
 
     @Test
-    void of_partsOfOneLongLine_areJoinedWithASpace() {
-        List<StoredChunk> chunks = List.of(lines(0, 1, 2), chunk(1, "a very long", 3, 3), chunk(2, "line in", 3, 3),
-                chunk(3, "three parts", 3, 3), lines(4, 4, 4));
+    void of_partsOfOneLongLine_continueTheLineWithoutTheirOverlap() {
+        // the chunker's parts: the whitespace after a cut starts the next part, which repeats the previous tail
+        List<StoredChunk> chunks = List.of(lines(0, 1, 2), chunk(1, "a very long", 3, 3),
+                chunk(2, "long line in", 3, 3), chunk(3, "in three parts", 3, 3), lines(4, 4, 4));
 
         List<DocumentSegment> segments = DocumentSegment.of(chunks);
 
-        assertThat(segments).extracting(DocumentSegment::separator).containsExactly("", "\n", " ", " ", "\n");
+        assertThat(segments).extracting(DocumentSegment::text).containsExactly("line 1\nline 2", "a very long",
+                " line in", " three parts", "line 4");
+        assertThat(segments).extracting(DocumentSegment::separator).containsExactly("", "\n", "", "", "\n");
         assertThat(DocumentSegment.join(segments)).isEqualTo("line 1\nline 2\na very long line in three parts\nline 4");
+    }
+
+    @Test
+    void of_chunkStartingWithTheTailOfAShownLine_showsOnlyItsNewLines() {
+        List<StoredChunk> chunks = List.of(chunk(0, "Intro.\nOne long paragraph. Its last sentence.", 1, 2),
+                chunk(1, "Its last sentence.\nThe next line.", 2, 3));
+
+        List<DocumentSegment> segments = DocumentSegment.of(chunks);
+
+        assertThat(segments.get(1).startLine()).isEqualTo(3);
+        assertThat(DocumentSegment.join(segments))
+                .isEqualTo("Intro.\nOne long paragraph. Its last sentence.\nThe next line.");
+    }
+
+    @Test
+    void of_chunksOnSeveralPages_restartTheLineNumbersOnEachPage() {
+        List<StoredChunk> chunks = List.of(
+                new StoredChunk("d", 0, "p1 l1\np1 l2", null, 1, 1, 2, null, 1),
+                new StoredChunk("d", 1, "p1 l2\np1 l3", null, 1, 2, 3, null, 1),
+                new StoredChunk("d", 2, "p2 l1", null, 1, 1, 1, null, 2));
+
+        assertThat(DocumentSegment.join(DocumentSegment.of(chunks))).isEqualTo("p1 l1\np1 l2\np1 l3\n\np2 l1");
     }
 
     @Test
