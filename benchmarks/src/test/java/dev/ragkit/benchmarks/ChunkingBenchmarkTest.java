@@ -98,7 +98,8 @@ final class ChunkingBenchmarkTest {
 
         long chunkChars = chunks.stream().mapToLong(chunk -> chunk.text().length()).sum();
         assertThat((double) chunkChars / text.length()).as("chunk text per character").isBetween(1.0, 1.1);
-        assertThat((double) chars.get() / text.length()).as("counted per character").isLessThan(1.25);
+        // 1.17 before overlap came from inside long lines too, 1.26 since (the overlaps are counted with their chunks)
+        assertThat((double) chars.get() / text.length()).as("counted per character").isLessThan(1.30);
     }
 
     @Test

@@ -11,7 +11,7 @@ import dev.ragkit.RagPipeline;
 import dev.ragkit.RagRequest;
 import dev.ragkit.RagResponse;
 import dev.ragkit.RagStreamListener;
-import dev.ragkit.audit.AuditSink;
+import dev.ragkit.ResponseFlag;
 import dev.ragkit.grounding.Action;
 import dev.ragkit.grounding.Citation;
 import dev.ragkit.grounding.ConfidenceScore;
@@ -78,12 +78,28 @@ final class AskCommand extends CliCommand {
     static final class ProfileConverter implements picocli.CommandLine.ITypeConverter<Profile> {
         @Override
         public Profile convert(String value) {
-            return Profile.valueOf(value.strip().toLowerCase(Locale.ROOT).replace('-', '_'));
+            String name = value.strip().toLowerCase(Locale.ROOT).replace('-', '_');
+            for (Profile p : Profile.values()) {
+                if (p.name().equals(name)) {
+                    return p;
+                }
+            }
+            throw new picocli.CommandLine.TypeConversionException("unknown profile '" + Terminal.line(value)
+                    + "'; use chunk-qa or knowledge-base");
         }
     }
 
     @Override
     public Integer call() throws Exception {
+        if (question.isBlank()) {
+            throw new UsageException("the question is blank; ask one, e.g. ragkit ask \"How do I rotate the API "
+                    + "key?\"");
+        }
+        String tenantName = requireText(tenant, "--tenant");
+        List<String> accessTags = new ArrayList<>();
+        for (String tag : tags) {
+            accessTags.add(requireText(tag, "--tags"));
+        }
         RagConfig config = context.config();
         Path indexFile = context.resolve(index);
         InMemoryDocumentStore store = IndexFile.openExisting(indexFile);
@@ -97,22 +113,27 @@ final class AskCommand extends CliCommand {
             t.setDaemon(true);
             return t;
         });
-        try (AuditSink audit = AuditSink.jsonLines(auditFile)) {
+        try (AuditFile audit = AuditFile.open(auditFile)) {
             RagPipeline.Builder builder = RagPipeline.builder().config(config).store(store)
                     .embedder(CliContext.embedder()).backend(choice.backend).retrievalOptions(options)
-                    .auditSink(audit).executor(executor).model(choice.model);
+                    .auditSink(audit.sink()).executor(executor).model(choice.model);
             if (choice.extractive) {
                 builder.selfRating(false);
             } else if (model != null) {
                 builder.allowedModels(List.of(model));
             }
             RagPipeline rag = builder.build();
-            RagRequest request = RagRequest.of(question, Scope.of(tenant, tags));
+            RagRequest request = RagRequest.of(question, Scope.of(tenantName, accessTags));
             RagResponse response = stream && !json ? streamed(rag, request) : rag.ask(request);
             if (json) {
                 context.out.println(mapper().writeValueAsString(response));
             } else {
                 print(response, choice, !stream);
+            }
+            if (response.flags().contains(ResponseFlag.AUDIT_NOT_WRITTEN)) {
+                context.err.println("ragkit: warning: this answer has no audit record: "
+                        + Terminal.line(audit.lastFailure()) + "; the answer was still given (audit failure "
+                        + "policy LOG_AND_CONTINUE)");
             }
             return response.action() == Action.CITE ? RagkitCli.OK : RagkitCli.ROUTED;
         } finally {
@@ -130,7 +151,7 @@ final class AskCommand extends CliCommand {
         rag.stream(request, new RagStreamListener() {
             @Override
             public void onToken(String token) {
-                context.out.print(token);
+                context.out.print(Terminal.text(token));
                 context.out.flush();
             }
 
@@ -160,7 +181,7 @@ final class AskCommand extends CliCommand {
 
     private void print(RagResponse r, Backends.Choice choice, boolean withAnswer) {
         if (withAnswer) {
-            context.out.println(r.answer());
+            context.out.println(Terminal.text(r.answer()));
         }
         context.out.println();
         if (r.citations().isEmpty()) {
@@ -169,8 +190,8 @@ final class AskCommand extends CliCommand {
             context.out.println("Citations:");
             int n = 1;
             for (Citation c : r.citations()) {
-                context.out.printf(Locale.ROOT, "  [%d] %s  %s%n      \"%s\"%n", n++, c.location(), c.sectionOrNa(),
-                        c.snippet().replace('\n', ' '));
+                context.out.printf(Locale.ROOT, "  [%d] %s  %s%n      \"%s\"%n", n++, Terminal.line(c.location()),
+                        Terminal.line(c.sectionOrNa()), Terminal.line(c.snippet().replace('\n', ' ')));
             }
         }
         ConfidenceScore c = r.confidence();
@@ -178,11 +199,11 @@ final class AskCommand extends CliCommand {
                 c.overall(), c.retrieval(), c.coverage(), c.selfRating() == null ? "n/a" : c.selfRating().toString());
         RouteTarget t = r.routeTo();
         context.out.println("Action: " + r.action() + (t == null ? ""
-                : " to " + t.ownerEmail() + " (" + t.reason() + ")"));
-        context.out.println("Model: " + r.modelUsed() + " (" + choice.note + ")");
+                : " to " + Terminal.line(t.ownerEmail()) + " (" + Terminal.line(t.reason()) + ")"));
+        context.out.println("Model: " + Terminal.line(r.modelUsed()) + " (" + Terminal.line(choice.note) + ")");
         if (!r.linkedDocuments().isEmpty()) {
             context.out.println("Linked: " + String.join(", ", r.linkedDocuments().stream()
-                    .map(l -> l.path() + " (from " + l.linkedFrom() + ")").toList()));
+                    .map(l -> Terminal.line(l.path()) + " (from " + Terminal.line(l.linkedFrom()) + ")").toList()));
         }
     }
 

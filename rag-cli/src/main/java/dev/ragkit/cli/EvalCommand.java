@@ -61,6 +61,9 @@ final class EvalCommand extends CliCommand {
 
     @Override
     public Integer call() {
+        if (k < 1 || k > 100) {
+            throw new UsageException("--k must be a whole number from 1 to 100, got " + k);
+        }
         RetrievalEvaluator evaluator = new RetrievalEvaluator(k);
         BeirDataset dataset = BeirDataset.load(context.resolve(dir), split);
         String tenant = "eval";

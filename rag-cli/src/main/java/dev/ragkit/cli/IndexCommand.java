@@ -39,6 +39,7 @@ final class IndexCommand extends CliCommand {
 
     @Override
     public Integer call() {
+        String tenantName = requireText(tenant, "--tenant");
         Path root = context.resolve(dir);
         if (!Files.isDirectory(root)) {
             throw new RagException("'" + dir + "' is not a folder (" + root + "); name the folder of markdown files "
@@ -47,7 +48,7 @@ final class IndexCommand extends CliCommand {
         Path indexFile = context.resolve(index);
         InMemoryDocumentStore store = IndexFile.openOrCreate(indexFile);
         String pathPrefix = prefix != null ? prefix : defaultPrefix(root);
-        Indexer indexer = Indexer.builder().store(store).embedder(CliContext.embedder()).tenant(tenant)
+        Indexer indexer = Indexer.builder().store(store).embedder(CliContext.embedder()).tenant(tenantName)
                 .include("**/*.md", "**/*.markdown").pathPrefix(pathPrefix).sync(sync)
                 .listener(new ProgressPrinter(context.err, context.interactive)).build();
         IndexReport report = indexer.index(root);
@@ -55,14 +56,19 @@ final class IndexCommand extends CliCommand {
 
         context.out.printf(Locale.ROOT, "Indexed %d files (%,d chunks, %,d tokens) from %s into tenant '%s' as %s "
                 + "in %.1f s; %d skipped, %d failed, %d deleted.%n", report.filesIndexed(), report.chunks(),
-                report.tokens(), dir, tenant, pathPrefix.isEmpty() ? "(no prefix)"
-                : (pathPrefix.endsWith("/") ? pathPrefix : pathPrefix + "/") + "*",
+                report.tokens(), Terminal.line(dir), Terminal.line(tenantName), Terminal.line(pathPrefix.isEmpty()
+                ? "(no prefix)" : (pathPrefix.endsWith("/") ? pathPrefix : pathPrefix + "/") + "*"),
                 report.elapsed().toMillis() / 1000.0, report.filesSkipped().size(), report.filesFailed().size(),
                 report.documentsDeleted());
-        report.filesSkipped().forEach(s -> context.out.println("  skipped " + s.path() + ": "
-                + s.reason().description() + (s.detail().isEmpty() ? "" : " (" + s.detail() + ")")));
-        report.filesFailed().forEach(f -> context.out.println("  failed  " + f.path() + ": " + f.message()));
-        context.out.println("Index: " + indexFile);
+        if (report.linksDropped() > 0 || report.linksBroken() > 0) {
+            context.out.printf(Locale.ROOT, "Links: %d dropped for leaving %s, %d pointing nowhere (kept, not "
+                    + "followed).%n", report.linksDropped(), Terminal.line(dir), report.linksBroken());
+        }
+        report.filesSkipped().forEach(s -> context.out.println("  skipped " + Terminal.line(s.path()) + ": "
+                + s.reason().description() + (s.detail().isEmpty() ? "" : " (" + Terminal.line(s.detail()) + ")")));
+        report.filesFailed().forEach(f -> context.out.println("  failed  " + Terminal.line(f.path()) + ": "
+                + Terminal.line(f.message())));
+        context.out.println("Index: " + Terminal.line(indexFile.toString()));
         return RagkitCli.OK;
     }
 

@@ -1,28 +1,41 @@
 package dev.ragkit.cli;
 
 import dev.ragkit.error.RagException;
+import dev.ragkit.store.StoreException;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /** The CLI's index: one in-memory store snapshot holding any number of tenants and folders. */
 final class IndexFile {
     /** The default location, relative to the working directory. */
     static final String DEFAULT = ".ragkit/index.bin";
+    /** How every snapshot file starts. */
+    private static final byte[] SIGNATURE = "RAGKSNAP".getBytes(StandardCharsets.US_ASCII);
 
     private IndexFile() {
     }
 
-    /** @return the snapshot's store, or a new empty one when the file does not exist yet */
+    /**
+     * @return the snapshot's store, or a new empty one when the file does not exist yet
+     * @throws RagException when the path is a folder or a file that is not an index (left as it is), or the
+     *                      index cannot be written there
+     */
     static InMemoryDocumentStore openOrCreate(Path file) {
-        return Files.exists(file) ? load(file)
-                : InMemoryDocumentStore.builder().dimension(CliContext.DIMENSION).build();
+        if (Files.exists(file)) {
+            return load(file);
+        }
+        requireWritableFolder(file);
+        return InMemoryDocumentStore.builder().dimension(CliContext.DIMENSION).build();
     }
 
     /**
      * @return the snapshot's store
-     * @throws RagException when there is no index yet, saying how to make one
+     * @throws RagException when there is no index yet, saying how to make one, or the path is not an index
      */
     static InMemoryDocumentStore openExisting(Path file) {
         if (!Files.exists(file)) {
@@ -33,23 +46,54 @@ final class IndexFile {
     }
 
     private static InMemoryDocumentStore load(Path file) {
+        if (Files.isDirectory(file)) {
+            throw new RagException("--index " + file + " is a folder, not an index file; give the index file's path"
+                    + " (default " + DEFAULT + ")");
+        }
+        if (!hasSignature(file)) {
+            throw new RagException(file + " is not a RagKit index (it was not written by ragkit index); check "
+                    + "--index. The file was left as it is");
+        }
         try {
             return InMemoryDocumentStore.load(file);
         } catch (RuntimeException e) {
-            throw new RagException("cannot read the index " + file + " (" + e.getMessage() + "); delete it and "
-                    + "index again", e);
+            throw new RagException("the index " + file + " cannot be read (" + e.getMessage() + "). It was left as "
+                    + "it is: restore it from a backup, or move it away and index the folders again", e);
         }
     }
 
-    static void save(InMemoryDocumentStore store, Path file) {
+    private static boolean hasSignature(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            return Arrays.equals(in.readNBytes(SIGNATURE.length), SIGNATURE);
+        } catch (IOException e) {
+            throw new RagException("cannot read the index " + file + " (" + e + "); check its permissions", e);
+        }
+    }
+
+    /** Fails before any work when the index could not be written where it is to go. */
+    static void requireWritableFolder(Path file) {
+        Path parent = file.toAbsolutePath().getParent();
         try {
-            Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
                 Files.createDirectories(parent);
             }
         } catch (IOException e) {
-            throw new RagException("cannot create the folder of " + file + ": " + e.getMessage(), e);
+            throw new RagException("cannot create the folder of the index " + file + " (" + e + "); choose another "
+                    + "--index or fix the permissions", e);
         }
-        store.save(file);
+        if (parent != null && !Files.isWritable(parent)) {
+            throw new RagException("cannot write the index " + file + ": the folder " + parent + " is not writable;"
+                    + " choose another --index or fix the permissions");
+        }
+    }
+
+    static void save(InMemoryDocumentStore store, Path file) {
+        requireWritableFolder(file);
+        try {
+            store.save(file);
+        } catch (StoreException e) {
+            throw new RagException("the index was not saved to " + file + " (" + e.getMessage() + "); the previous "
+                    + "index there is unchanged. Free disk space or choose another --index, then index again", e);
+        }
     }
 }

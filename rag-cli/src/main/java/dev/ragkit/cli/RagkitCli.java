@@ -1,6 +1,9 @@
 package dev.ragkit.cli;
 
 import dev.ragkit.error.RagException;
+import dev.ragkit.store.StoreException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -80,12 +83,35 @@ public final class RagkitCli implements Runnable {
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
-            if (e instanceof RagException || e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
-                err.println("ragkit: " + e.getMessage());
-                return ERROR;
+            if (e instanceof UsageException) {
+                err.println("ragkit: " + Terminal.line(String.valueOf(e.getMessage())));
+                err.println("Try 'ragkit " + commandLine.getCommandName() + " --help'.");
+                return USAGE;
             }
-            throw e;
+            err.println("ragkit: " + Terminal.line(describe(e)));
+            if (env.get("RAGKIT_DEBUG") != null) {
+                e.printStackTrace(err);
+            }
+            return ERROR;
         });
         return cli.execute(args);
+    }
+
+    /**
+     * What to tell the user about a failure: RagKit's and the JDK's checked failures carry messages that say what to
+     * do; anything else is named as unexpected, never dumped as a stack trace (set {@code RAGKIT_DEBUG} for one).
+     */
+    static String describe(Throwable e) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        if (e instanceof RagException || e instanceof StoreException || e instanceof IllegalArgumentException
+                || e instanceof IllegalStateException) {
+            return message;
+        }
+        if (e instanceof UncheckedIOException || e instanceof IOException) {
+            Throwable cause = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
+            return "input/output error: " + cause + "; check the paths, their permissions and the free disk space";
+        }
+        return "unexpected " + e.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message)
+                + " (run again with RAGKIT_DEBUG=1 for details, and please report it)";
     }
 }

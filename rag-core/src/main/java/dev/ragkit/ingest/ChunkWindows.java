@@ -426,74 +426,57 @@ final class ChunkWindows {
 
     /**
      * Cuts line {@code i} into parts and emits them if it is over the window; otherwise records its exact count and
-     * emits nothing. Each part after the first starts with the tail of the part before it (within the overlap
-     * budget), and the first part with {@code lead}, so parts leave room for their overlap.
+     * emits nothing. The first part comes after {@code lead}, each later one after the tail of the part before it
+     * (within the overlap budget); each part is counted once, as emitted.
      *
      * <p>The parts are counted anyway, so the line itself is counted only when their counts leave the answer open.
      * Parts cut before whitespace (at sentence or word ends) keep every token of a byte-pair encoding intact, so
-     * their counts add up to the line's; the four-characters estimate rounds each part up, at most one token per
-     * cut. So when the parts' sum minus the number of cuts is over the window, so is the line. A part cut inside a
-     * word proves nothing: then the line is counted.
+     * their own counts add up to the line's; the four-characters estimate rounds each piece up, at most one token per
+     * cut. A part's own count is its count less its overlap's, give or take a token where the two meet. So when the
+     * parts' own counts, less two tokens per cut, are over the window, so is the line. A part cut inside a word
+     * proves nothing: then the line is counted.
      *
      * @return the column where the last part starts when parts were emitted, else -1
      */
     private int splitIfLong(int i, @Nullable Overlap lead) {
         String text = lines.get(i);
-        int room = overlapTokens > 0 && overlapTokens < maxTokens ? maxTokens - overlapTokens : maxTokens;
-        LongLineSplitter.Split split = splitter.split(text, room, ratio);
-        List<Cut> parts = split.parts();
+        String leadText = lead == null ? null : withLead(lead, i);
+        LongLineSplitter.Split split = splitter.split(text, maxTokens, overlapTokens, leadText,
+                lead == null ? 0 : lead.tokens() + 1, ratio);
+        List<LongLineSplitter.Part> parts = split.parts();
         int count = parts.size();
         if (lineExact[i] < 0) {
-            if (count == 1 && parts.get(0).end() == text.length() && parts.get(0).tokens() <= maxTokens) {
-                lineExact[i] = parts.get(0).tokens();
+            LongLineSplitter.Part only = parts.get(0);
+            if (count == 1 && only.end() == text.length() && only.prefix() == LongLineSplitter.Prefix.NONE) {
+                lineExact[i] = only.tokens();
                 return -1;
             }
-            long sum = 0;
-            for (Cut part : parts) {
-                sum += part.tokens();
+            long own = 0;
+            for (LongLineSplitter.Part part : parts) {
+                own += part.tokens() - part.prefixTokens();
             }
-            boolean proven = count > 1 && !split.insideWordCut() && sum - (count - 1) > maxTokens;
+            boolean proven = count > 1 && !split.insideWordCut() && own - 2L * (count - 1) > maxTokens;
             if (!proven && lineExact(i) <= maxTokens) {
                 return -1;
             }
         } else if (lineExact[i] <= maxTokens) {
             return -1;
         }
-        int from = 0;
-        for (int k = 0; k < count; k++) {
-            Cut part = parts.get(k);
-            String own = text.substring(from, part.end());
-            Overlap before = k == 0 ? lead : partTail(text, i, partStart(parts, k - 1), from);
-            emitPart(i, from, own, part.tokens(), before);
-            from = part.end();
-        }
-        return partStart(parts, count - 1);
-    }
-
-    /** The tail of the part {@code text[start, end)} of line {@code i}, never all of it, as an overlap. */
-    private @Nullable Overlap partTail(String text, int i, int start, int end) {
-        if (overlapTokens == 0) {
-            return null;
-        }
-        Cut tail = splitter.tail(text, start + 1, end, overlapTokens);
-        return tail == null ? null : new Overlap(i, tail.end(), i, text.substring(tail.end(), end), tail.tokens());
-    }
-
-    private static int partStart(List<Cut> parts, int k) {
-        return k == 0 ? 0 : parts.get(k - 1).end();
-    }
-
-    /** Emits one part of line {@code i}, after its overlap when the two fit the window together. */
-    private void emitPart(int i, int column, String own, int ownTokens, @Nullable Overlap before) {
-        if (before != null) {
-            String text = before.line() == i ? before.text() + own : withLead(before, i) + own;
-            int exact = counter.count(text);
-            if (exact <= maxTokens) {
-                emit(before.line(), before.column(), i, text, exact);
-                return;
+        for (LongLineSplitter.Part part : parts) {
+            switch (part.prefix()) {
+                case LEAD:
+                    emit(lead.line(), lead.column(), i, leadText + text.substring(0, part.end()), part.tokens());
+                    break;
+                case TAIL:
+                    emit(i, part.prefixFrom(), i, text.substring(part.prefixFrom(), part.end()), part.tokens());
+                    break;
+                case NONE:
+                default:
+                    emit(i, part.start(), i, text.substring(part.start(), part.end()), part.tokens());
+                    break;
             }
         }
-        emit(i, column, i, own, ownTokens);
+        return parts.get(count - 1).start();
     }
 
     /** The overlap's text and the (blank) lines between it and line {@code next}, ending in a line break. */

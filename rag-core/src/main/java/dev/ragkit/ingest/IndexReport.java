@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param tokens           tokens in those chunks
  * @param documentsDeleted documents the sync mode deleted because their files are gone (0 without sync)
  * @param linksDropped     links dropped by the parser because they would leave the root, over all indexed files
+ * @param linksBroken      links kept that point nowhere: no file at their target under the root (link following
+ *                         skips them), over all indexed files
  * @param cancelled        whether the run was cancelled before it finished; documents already stored are whole,
  *                         and sync did not run
  * @param elapsed          how long the run took
@@ -26,6 +28,7 @@ public record IndexReport(
         long tokens,
         int documentsDeleted,
         long linksDropped,
+        long linksBroken,
         boolean cancelled,
         Duration elapsed) {
 
@@ -37,7 +40,8 @@ public record IndexReport(
     public IndexReport {
         filesSkipped = List.copyOf(Objects.requireNonNull(filesSkipped, "filesSkipped"));
         filesFailed = List.copyOf(Objects.requireNonNull(filesFailed, "filesFailed"));
-        if (filesIndexed < 0 || chunks < 0 || tokens < 0 || documentsDeleted < 0 || linksDropped < 0) {
+        if (filesIndexed < 0 || chunks < 0 || tokens < 0 || documentsDeleted < 0 || linksDropped < 0
+                || linksBroken < 0) {
             throw new IllegalArgumentException("report counts must not be negative");
         }
         Objects.requireNonNull(elapsed, "elapsed");

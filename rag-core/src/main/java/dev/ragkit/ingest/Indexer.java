@@ -247,6 +247,7 @@ public final class Indexer {
         long chunks = 0;
         long tokens = 0;
         long linksDropped = 0;
+        long linksBroken = 0;
         for (Candidate candidate : walk.candidates) {
             if (cancelled || cancelRequested.getAsBoolean()) {
                 cancelled = true;
@@ -264,6 +265,7 @@ public final class Indexer {
                 chunks += ready.chunks().size();
                 tokens += ready.tokens();
                 linksDropped += ready.droppedLinks();
+                linksBroken += brokenLinks(realRoot, ready.document());
                 listener.onFileDone(candidate.path(), ready.chunks().size(), ready.tokens());
             } else if (outcome instanceof Outcome.Skipped s) {
                 LOG.debug("skipped {}: {} ({})", candidate.path(), s.file().reason().description(), s.file().detail());
@@ -286,7 +288,7 @@ public final class Indexer {
         failed.sort(Comparator.comparing(IndexReport.FailedFile::path));
         Duration elapsed = since(started);
         IndexReport report = new IndexReport(indexed, skipped, failed, chunks, tokens, deleted, linksDropped,
-                cancelled, elapsed);
+                linksBroken, cancelled, elapsed);
         listener.onProgress(new IndexProgress(done, total, chunks, tokens, elapsed));
         LOG.info("indexed {} of {} files under {} into tenant '{}': {} chunks, {} tokens, {} skipped, {} failed,"
                 + " {} deleted{} in {} ms", indexed, total, realRoot, tenant, chunks, tokens, skipped.size(),
@@ -379,6 +381,18 @@ public final class Indexer {
                 .metadata(metadata)
                 .charCount(parsed.bodyCharCount())
                 .build();
+    }
+
+    /** How many of a document's links have no file at their target under the root. */
+    private int brokenLinks(Path root, StoredDocument document) {
+        int broken = 0;
+        for (String link : document.links()) {
+            String relative = link.substring(pathPrefix.length());
+            if (!Files.isRegularFile(root.resolve(relative))) {
+                broken++;
+            }
+        }
+        return broken;
     }
 
     private List<String> prefixed(List<String> links) {

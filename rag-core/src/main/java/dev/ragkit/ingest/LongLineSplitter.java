@@ -3,6 +3,7 @@ package dev.ragkit.ingest;
 import dev.ragkit.tokens.TokenCounter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,14 +26,37 @@ final class LongLineSplitter {
         SENTENCE, WORD
     }
 
+    /** Where a part's overlap comes from. */
+    enum Prefix {
+        /** The part has none. */
+        NONE,
+        /** The lead given to {@link #split}: the end of the chunk before the line. */
+        LEAD,
+        /** The tail of the part before it, from {@link Part#prefixFrom()} of the same text. */
+        TAIL
+    }
+
+    /**
+     * One part of a long text: its own text {@code text[start, end)}, emitted after its overlap.
+     *
+     * @param start        where its own text starts
+     * @param end          where it ends
+     * @param prefix       where its overlap comes from
+     * @param prefixFrom   for a {@link Prefix#TAIL} overlap, where it starts in the text (it ends at {@code start})
+     * @param prefixTokens the overlap's exact count on its own (0 without overlap)
+     * @param tokens       the exact count of the overlap and the own text together: the chunk as emitted
+     */
+    record Part(int start, int end, Prefix prefix, int prefixFrom, int prefixTokens, int tokens) {
+    }
+
     /**
      * The parts of a text.
      *
-     * @param parts           the parts in order, each with its end and exact count; only whitespace follows the last
-     * @param insideWordCut   whether a part was cut inside a word (then the counts of the parts do not add up to the
-     *                        count of the text)
+     * @param parts         the parts in order; only whitespace follows the last
+     * @param insideWordCut whether a part was cut inside a word (then the parts' own counts do not add up to the
+     *                      count of the text)
      */
-    record Split(List<Cut> parts, boolean insideWordCut) {
+    record Split(List<Part> parts, boolean insideWordCut) {
     }
 
     private final TokenCounter counter;
@@ -58,40 +82,87 @@ final class LongLineSplitter {
     }
 
     /**
-     * Cuts {@code text} into parts of at most {@code room} tokens each.
+     * Cuts {@code text} into parts of at most {@code max} tokens each, overlap included: the first part comes after
+     * {@code lead} (when given), each later one after the tail of the part before it (at most {@code overlap}
+     * tokens). Each part is counted once, as emitted. When a part's own text would not fit beside its overlap, the
+     * overlap is left out.
      *
-     * @param text  the text
-     * @param room  the most tokens in one part, at least 1
-     * @param ratio exact tokens per estimated token seen so far
+     * @param text        the text
+     * @param max         the most tokens in one part, overlap included, at least 1
+     * @param overlap     the most tokens of a tail overlap; 0 for none
+     * @param lead        the text the first part is emitted after, or {@code null}
+     * @param leadTokens  the lead's count (for the estimate only)
+     * @param ratio       exact tokens per estimated token seen so far
      * @return the parts
      */
-    Split split(String text, int room, double ratio) {
+    Split split(String text, int max, int overlap, @Nullable String lead, int leadTokens, double ratio) {
         int length = text.length();
         double lineRatio = ratio;
-        List<Cut> parts = new ArrayList<>();
+        List<Part> parts = new ArrayList<>();
         boolean insideWord = false;
         int from = 0;
         while (from < length && !isBlankFrom(text, from)) {
-            // As many whole sentences as fit; else as many words of the first sentence; else a token boundary.
-            int bound = reachBound(text, from, room);
-            Cut part = fill(text, from, bound, Boundary.SENTENCE, room, lineRatio);
-            if (part == null) {
-                int sentenceEnd = ChunkerLines.nextSentenceBoundary(text, from, bound);
-                int to = sentenceEnd < 0 ? bound : sentenceEnd;
-                part = fill(text, from, to, Boundary.WORD, room, lineRatio);
-                if (part == null) {
-                    part = prefixCut(text, from, to, room, ratio);
-                    insideWord = true;
+            Prefix kind = Prefix.NONE;
+            String prefix = "";
+            int prefixFrom = -1;
+            int prefixTokens = 0;
+            if (parts.isEmpty() && lead != null) {
+                kind = Prefix.LEAD;
+                prefix = lead;
+                prefixTokens = leadTokens;
+            } else if (!parts.isEmpty() && overlap > 0) {
+                Cut tail = tail(text, parts.get(parts.size() - 1).start() + 1, from, overlap);
+                if (tail != null) {
+                    kind = Prefix.TAIL;
+                    prefixFrom = tail.end();
+                    prefix = text.substring(prefixFrom, from);
+                    prefixTokens = tail.tokens();
                 }
             }
-            parts.add(part);
+            Piece part = kind == Prefix.NONE ? null : nextPart(text, from, max, prefix, prefixTokens, lineRatio, ratio);
+            if (part == null) {
+                kind = Prefix.NONE;
+                prefixFrom = -1;
+                prefixTokens = 0;
+                part = Objects.requireNonNull(nextPart(text, from, max, "", 0, lineRatio, ratio));
+            }
+            insideWord |= part.insideWord();
+            int tokens = part.tokens();
+            parts.add(new Part(from, part.end(), kind, prefixFrom, prefixTokens, tokens));
             long units = estimator.units(text, from, part.end());
             if (units >= MIN_LEARNING_UNITS) {
-                lineRatio = part.tokens() * (double) ChunkerTokenEstimator.UNITS_PER_TOKEN / units;
+                lineRatio = Math.max(1, tokens - prefixTokens) * (double) ChunkerTokenEstimator.UNITS_PER_TOKEN
+                        / units;
             }
             from = part.end();
         }
         return new Split(parts, insideWord);
+    }
+
+    /**
+     * The next part from {@code from} after {@code prefix}: as many whole sentences as fit; else as many words of
+     * the first sentence; else (for one huge word) the last token boundary that fits.
+     *
+     * @return the part, or {@code null} when nothing of the text fits beside the prefix
+     */
+    private @Nullable Piece nextPart(String text, int from, int max, String prefix, int prefixTokens, double lineRatio,
+            double ratio) {
+        int bound = reachBound(text, from, max);
+        Cut part = fill(text, from, bound, Boundary.SENTENCE, max, prefix, prefixTokens, lineRatio);
+        if (part == null) {
+            int sentenceEnd = ChunkerLines.nextSentenceBoundary(text, from, bound);
+            int to = sentenceEnd < 0 ? bound : sentenceEnd;
+            part = fill(text, from, to, Boundary.WORD, max, prefix, prefixTokens, lineRatio);
+            if (part == null) {
+                Cut cut = prefixCut(text, from, to, max, prefix, ratio);
+                return cut == null ? null : new Piece(cut.end(), cut.tokens(), true);
+            }
+        }
+        return new Piece(part.end(), part.tokens(), false);
+    }
+
+    /** A part's end, its count with its prefix, and whether it was cut inside a word. */
+    private record Piece(int end, int tokens, boolean insideWord) {
     }
 
     /**
@@ -149,23 +220,25 @@ final class LongLineSplitter {
         return characterTail(text, Math.max(wordStart, to - budget * 16 - 16), to, budget);
     }
 
-    /** Binary search over ascending starts: the earliest start whose tail fits (tails shrink as starts grow). */
+    /**
+     * The earliest of the ascending {@code starts} whose tail fits (tails shrink as starts grow): the estimate picks
+     * the first candidate, and counting confirms it, moving to shorter tails while the count is over. Usually one
+     * count of a short text.
+     */
     private @Nullable Cut longestFitting(String text, List<Integer> starts, int to, int budget) {
-        int lo = 0;
-        int hi = starts.size() - 1;
-        Cut best = null;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            int start = starts.get(mid);
+        int i = 0;
+        long budgetUnits = (long) budget * ChunkerTokenEstimator.UNITS_PER_TOKEN;
+        while (i < starts.size() - 1 && estimator.units(text, starts.get(i), to) > budgetUnits) {
+            i++;
+        }
+        for (; i < starts.size(); i++) {
+            int start = starts.get(i);
             int tokens = counter.count(text.substring(start, to));
             if (tokens <= budget) {
-                best = new Cut(start, tokens);
-                hi = mid - 1;
-            } else {
-                lo = mid + 1;
+                return new Cut(start, tokens);
             }
         }
-        return best;
+        return null;
     }
 
     /** The earliest character (not inside a surrogate pair, not whitespace) whose tail fits, by binary search. */
@@ -211,11 +284,13 @@ final class LongLineSplitter {
      *
      * @return the part, or {@code null} when not even the first one fits
      */
-    private @Nullable Cut fill(String text, int from, int to, Boundary kind, int room, double ratio) {
+    private @Nullable Cut fill(String text, int from, int to, Boundary kind, int room, String prefix, int prefixTokens,
+            double ratio) {
         double localRatio = ratio;
         int limit = to;
         while (true) {
-            double roomUnits = room * (1 - MARGIN) * ChunkerTokenEstimator.UNITS_PER_TOKEN / localRatio;
+            double roomUnits = (room * (1 - MARGIN) - prefixTokens) * ChunkerTokenEstimator.UNITS_PER_TOKEN
+                    / localRatio;
             int end = -1;
             long units = 0;
             int firstEnd = -1;
@@ -241,19 +316,19 @@ final class LongLineSplitter {
             }
             if (end < 0) {
                 // The first one is over by estimate; when only a little, count it: the estimate may be high.
-                if (firstEnd > from && firstUnits <= roomUnits * NEAR_MISS) {
-                    int exact = counter.count(text.substring(from, firstEnd));
+                if (firstEnd > from && firstUnits <= Math.max(0, roomUnits) * NEAR_MISS) {
+                    int exact = counter.count(prefix + text.substring(from, firstEnd));
                     if (exact <= room) {
                         return new Cut(firstEnd, exact);
                     }
                 }
                 return null;
             }
-            int exact = counter.count(text.substring(from, end));
+            int exact = counter.count(prefix + text.substring(from, end));
             if (exact <= room) {
                 return new Cut(end, exact);
             }
-            localRatio = raised(localRatio, exact, units);
+            localRatio = raised(localRatio, exact - prefixTokens, units);
             limit = end - 1;
             if (limit <= from) {
                 return null;
@@ -262,11 +337,13 @@ final class LongLineSplitter {
     }
 
     /**
-     * Cuts {@code text[from, to)}, a single word over the room, at the last token boundary that fits.
+     * Cuts {@code text[from, to)}, a single word over the room, at the last token boundary that fits after
+     * {@code prefix}.
      *
-     * @return the part, {@code from < end <= to}
+     * @return the part (its count with the prefix), {@code from < end <= to}; {@code null} when not even one
+     *         character fits after a non-empty prefix
      */
-    private Cut prefixCut(String text, int from, int to, int room, double ratio) {
+    private @Nullable Cut prefixCut(String text, int from, int to, int room, String prefix, double ratio) {
         // The counter looks at a window of about one and a half times the room by estimate (so that cutting a huge
         // word stays linear), grown while everything in it fits.
         double units = 1.5 * room * ChunkerTokenEstimator.UNITS_PER_TOKEN / ratio;
@@ -274,16 +351,19 @@ final class LongLineSplitter {
         int window = wholeCodePoints(text, from, Math.min(to - from, Math.max(64, reach - from)));
         int fitting;
         while (true) {
-            fitting = counter.fittingPrefix(text.substring(from, from + window), room);
+            fitting = counter.fittingPrefix(prefix + text.substring(from, from + window), room) - prefix.length();
             if (fitting < window || from + window == to) {
                 break;
             }
             window = wholeCodePoints(text, from, (int) Math.min(to - from, window * 2L));
         }
+        if (fitting <= 0 && !prefix.isEmpty()) {
+            return null;
+        }
         int end = fitting > 0 ? from + fitting
                 // Not even one character fits: take one code point whatever it costs.
                 : from + Character.charCount(text.codePointAt(from));
-        return new Cut(end, counter.count(text.substring(from, end)));
+        return new Cut(end, counter.count(prefix + text.substring(from, end)));
     }
 
     /** {@code window}, one less when {@code text[from, from + window)} would end inside a surrogate pair. */

@@ -416,6 +416,10 @@ public final class MarkdownDocumentParser {
                 parser.nextToken();
                 fields.set(key, readValue(parser));
             }
+        } catch (AliasException e) {
+            throw new IngestException(path, fileLine(e.location, closingLine), "the front matter uses the YAML alias '*"
+                    + e.name + "', which is not supported; write the value out in full instead of an anchor (&"
+                    + e.name + ") and an alias", null);
         } catch (JsonProcessingException e) {
             throw new IngestException(path, yamlErrorLine(e, closingLine),
                     "invalid YAML in the front matter: " + yamlProblem(e.getOriginalMessage()), e);
@@ -467,6 +471,10 @@ public final class MarkdownDocumentParser {
     private static JsonNode readValue(JsonParser parser) throws IOException {
         JsonNodeFactory nodes = JsonNodeFactory.instance;
         JsonToken token = parser.currentToken();
+        if (parser instanceof YAMLParser && ((YAMLParser) parser).isCurrentAlias()) {
+            // Jackson reports an alias (*name) as a scalar holding the anchor's name: never let that be a value
+            throw new AliasException(parser.currentTokenLocation(), parser.getText());
+        }
         if (token == JsonToken.START_OBJECT) {
             ObjectNode object = nodes.objectNode();
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
@@ -496,6 +504,19 @@ public final class MarkdownDocumentParser {
             return nodes.booleanNode(token == JsonToken.VALUE_TRUE);
         }
         return nodes.textNode(text);
+    }
+
+    /** A YAML alias in the front matter, with where it is and the anchor it names. */
+    private static final class AliasException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient JsonLocation location;
+        final String name;
+
+        AliasException(JsonLocation location, String name) {
+            super("YAML alias *" + name, null, false, false);
+            this.location = location;
+            this.name = name;
+        }
     }
 
     /** A scalar field as stripped text, or null when absent, null or blank. */

@@ -1,5 +1,10 @@
 package dev.ragkit.retrieval;
 
+import dev.ragkit.audit.AuditOperation;
+import dev.ragkit.audit.AuditOutcome;
+import dev.ragkit.audit.AuditRecord;
+import dev.ragkit.audit.AuditTrail;
+import dev.ragkit.audit.QueryRedaction;
 import dev.ragkit.ingest.CachingEmbedder;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.store.DocumentStore;
@@ -9,7 +14,9 @@ import dev.ragkit.store.SearchHit;
 import dev.ragkit.store.SearchRequest;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -19,6 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /** The default {@link Retriever}; see its javadoc for the pipeline. Stateless apart from the query cache. */
 final class DefaultRetriever implements Retriever {
@@ -32,6 +41,9 @@ final class DefaultRetriever implements Retriever {
     private final Booster booster;
     private final Deduplicator deduplicator;
     private final LinkResolver linkResolver;
+    private final @Nullable AuditTrail audit;
+    private final QueryRedaction queryRedaction;
+    private final Clock clock;
 
     DefaultRetriever(Retriever.Builder b) {
         this.store = Objects.requireNonNull(b.store);
@@ -42,24 +54,69 @@ final class DefaultRetriever implements Retriever {
         this.booster = b.booster;
         this.deduplicator = b.deduplicator;
         this.linkResolver = b.linkResolver;
+        this.audit = b.auditSink == null ? null : new AuditTrail(b.auditSink, b.auditFailurePolicy);
+        this.queryRedaction = b.queryRedaction;
+        this.clock = b.clock;
     }
 
     @Override
     public RetrievedContext retrieve(String query, Scope scope) {
-        return run(query, scope, options);
+        return audited(query, scope, options);
     }
 
     @Override
     public RetrievedContext retrieve(String query, Scope scope, RetrievalOptions.Overrides overrides) {
-        return run(query, scope, options.with(overrides));
+        return audited(query, scope, options.with(overrides));
     }
 
-    private RetrievedContext run(String query, Scope scope, RetrievalOptions o) {
+    /** Retrieves, and writes the audit record of the call when a sink is configured. */
+    private RetrievedContext audited(String query, Scope scope, RetrievalOptions o) {
         Objects.requireNonNull(query, "query");
         Objects.requireNonNull(scope, "scope");
         if (query.isBlank()) {
             throw new IllegalArgumentException("the query is blank; ask a question");
         }
+        AuditTrail trail = audit;
+        if (trail == null) {
+            return run(query, scope, o);
+        }
+        Instant at = clock.instant();
+        long start = System.nanoTime();
+        String id = UUID.randomUUID().toString();
+        try {
+            RetrievedContext context = run(query, scope, o);
+            trail.write(record(id, at, start, query, scope, context, null), null);
+            return context;
+        } catch (RuntimeException | Error e) {
+            trail.write(record(id, at, start, query, scope, null, e.getClass().getName()), e);
+            throw e;
+        }
+    }
+
+    private AuditRecord record(String id, Instant at, long start, String query, Scope scope,
+            @Nullable RetrievedContext context, @Nullable String errorType) {
+        List<String> ids = new ArrayList<>();
+        int tokens = 0;
+        Map<String, Long> counts = new LinkedHashMap<>();
+        AuditOutcome outcome = AuditOutcome.ERROR;
+        if (context != null) {
+            for (RetrievedChunk c : context.relevant()) {
+                ids.add(c.sourceId());
+                tokens += c.chunk().tokenCount();
+            }
+            counts.put("critical", (long) context.critical().size());
+            counts.put("relevant", (long) context.relevant().size());
+            counts.put("linked", (long) context.linked().size());
+            counts.put("totalMatches", (long) context.totalMatches());
+            outcome = context.isEmpty() ? AuditOutcome.EMPTY_CONTEXT : AuditOutcome.RETRIEVED;
+        }
+        return new AuditRecord(at, id, scope.tenant(), queryRedaction == QueryRedaction.NONE ? query : null,
+                AuditRecord.sha256(query), ids, tokens, embedder.name(), null, null,
+                Duration.ofNanos(System.nanoTime() - start).toMillis(), outcome, errorType, AuditOperation.RETRIEVE,
+                counts);
+    }
+
+    private RetrievedContext run(String query, Scope scope, RetrievalOptions o) {
         Map<String, Duration> timings = new LinkedHashMap<>();
         long t = System.nanoTime();
 

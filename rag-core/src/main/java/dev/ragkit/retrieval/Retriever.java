@@ -1,8 +1,12 @@
 package dev.ragkit.retrieval;
 
+import dev.ragkit.audit.AuditFailurePolicy;
+import dev.ragkit.audit.AuditSink;
+import dev.ragkit.audit.QueryRedaction;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
+import java.time.Clock;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -60,6 +64,10 @@ public interface Retriever {
         Deduplicator deduplicator = new JaccardDeduplicator();
         LinkResolver linkResolver = new BreadthFirstLinkResolver();
         long queryCacheSize = 1_000;
+        @Nullable AuditSink auditSink;
+        AuditFailurePolicy auditFailurePolicy = AuditFailurePolicy.LOG_AND_CONTINUE;
+        QueryRedaction queryRedaction = QueryRedaction.HASH;
+        Clock clock = Clock.systemUTC();
 
         Builder() {
         }
@@ -106,6 +114,38 @@ public interface Retriever {
                 throw new IllegalArgumentException("queryCacheSize must not be negative, got " + entries);
             }
             this.queryCacheSize = entries;
+            return this;
+        }
+
+        /**
+         * Writes one audit record ({@link dev.ragkit.audit.AuditOperation#RETRIEVE}) per {@code retrieve} call:
+         * tenant, the query's hash, the SourceIds found, counts (critical, relevant, linked, total matches), the
+         * outcome and the latency. Off by default: a {@code RagPipeline} audits its own requests, so give a sink
+         * here for retrieval used on its own (search pages, the LangChain4j content retriever).
+         *
+         * @param sink where the records go
+         * @return this builder
+         */
+        public Builder auditSink(AuditSink sink) {
+            this.auditSink = Objects.requireNonNull(sink, "sink");
+            return this;
+        }
+
+        /** @param policy what a failing audit sink does (default LOG_AND_CONTINUE) @return this builder */
+        public Builder auditFailurePolicy(AuditFailurePolicy policy) {
+            this.auditFailurePolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** @param redaction how much of the query the audit keeps (default HASH) @return this builder */
+        public Builder queryRedaction(QueryRedaction redaction) {
+            this.queryRedaction = Objects.requireNonNull(redaction, "redaction");
+            return this;
+        }
+
+        /** @param clock timestamps audit records (default UTC system clock) @return this builder */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 

@@ -77,6 +77,20 @@ final class IndexerTest {
         return Files.writeString(file, content, StandardCharsets.UTF_8);
     }
 
+    @Test
+    void index_linksLeavingTheRootOrPointingNowhere_areCountedApart() throws IOException {
+        Path root = root();
+        write(root, "a.md", "# A\n\nSee [b](b.md), [gone](gone.md), [out](../outside.md) and [web](https://x.org).\n");
+        write(root, "b.md", "# B\n\nBack to [a](a.md).\n");
+
+        IndexReport report = indexer().pathPrefix("docs").build().index(root);
+
+        assertThat(report.linksDropped()).isEqualTo(1);             // ../outside.md leaves the root
+        assertThat(report.linksBroken()).isEqualTo(1);              // gone.md points nowhere
+        assertThat(store.documents(ADMIN)).filteredOn(d -> d.path().equals("docs/a.md")).singleElement()
+                .satisfies(d -> assertThat(d.links()).containsExactly("docs/b.md", "docs/gone.md"));
+    }
+
     private List<String> storedPaths() {
         return store.documents(ADMIN).stream().map(StoredDocument::path).collect(Collectors.toList());
     }

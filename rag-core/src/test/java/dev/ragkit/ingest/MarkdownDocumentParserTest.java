@@ -209,6 +209,30 @@ final class MarkdownDocumentParserTest {
     }
 
     @Test
+    void parse_aliasAsAccessTag_failsWithItsLineInsteadOfTaggingWithTheAnchorName() {
+        // Jackson would report "*x" as the text "x": the anchor's name would silently become the access tag
+        IngestException e = failure(lines("---", "team: &x engineering", "tags: *x", "---", "# T"));
+
+        assertThat(e.line()).isEqualTo(3);
+        assertThat(e).hasMessageContaining("alias '*x'").hasMessageContaining("write the value out in full");
+    }
+
+    @Test
+    void parse_aliasInsideAList_isRejectedToo() {
+        IngestException e = failure(lines("---", "base: &b hr", "tags:", "  - eng", "  - *b", "---"));
+
+        assertThat(e.line()).isEqualTo(5);
+        assertThat(e).hasMessageContaining("alias '*b'");
+    }
+
+    @Test
+    void parse_anchorWithoutAlias_isReadAsItsValue() {
+        ParsedDocument doc = parse(lines("---", "tags: &t [eng]", "---", "# T"));
+
+        assertThat(doc.accessTags()).containsExactly("eng");
+    }
+
+    @Test
     void parse_invalidDate_failsWithFileLineAndFormat() {
         IngestException e = failure(lines("---", "date: 31/05/2024", "---"));
 

@@ -1,5 +1,8 @@
 package dev.ragkit.retrieval;
 
+import dev.ragkit.audit.AuditRecord;
+import dev.ragkit.audit.AuditOutcome;
+import dev.ragkit.audit.AuditOperation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -51,6 +54,46 @@ final class DefaultRetrieverTest {
 
     private static RetrievalOptions.Builder vectorOnly() {
         return RetrievalOptions.builder().hybrid(false);
+    }
+
+    @Test
+    void retrieve_withAnAuditSink_writesOneRetrieveRecordPerCallWithItsCounts() {
+        put("a.md", PromotionLevel.STANDARD, 0.85, 0.5);
+        put("c.md", PromotionLevel.CRITICAL, 0.2);
+        List<AuditRecord> records = new ArrayList<>();
+        Retriever retriever = Retriever.builder().store(store).embedder(embedder)
+                .options(vectorOnly().includeCritical(true).build()).auditSink(records::add).build();
+
+        RetrievedContext context = retriever.retrieve(QUERY, scope);
+        retriever.retrieve(QUERY, Scope.of("nobody"));
+
+        assertThat(records).hasSize(2);
+        AuditRecord found = records.get(0);
+        assertThat(found.operation()).isEqualTo(AuditOperation.RETRIEVE);
+        assertThat(found.outcome()).isEqualTo(AuditOutcome.RETRIEVED);
+        assertThat(found.tenant()).isEqualTo("acme");
+        assertThat(found.query()).isNull();
+        assertThat(found.querySha256()).isEqualTo(AuditRecord.sha256(QUERY));
+        assertThat(found.sourceIds()).isEqualTo(context.relevant().stream().map(RetrievedChunk::sourceId).toList());
+        assertThat(found.counts()).containsEntry("relevant", (long) context.relevant().size())
+                .containsEntry("critical", 1L).containsEntry("totalMatches", (long) context.totalMatches());
+        assertThat(found.model()).isEqualTo(embedder.name());
+        assertThat(records.get(1).outcome()).isEqualTo(AuditOutcome.EMPTY_CONTEXT);
+        assertThat(records.get(1).tenant()).isEqualTo("nobody");
+    }
+
+    @Test
+    void retrieve_storeFails_auditsTheErrorAndRethrows() {
+        List<AuditRecord> records = new ArrayList<>();
+        store.close();
+        Retriever retriever = Retriever.builder().store(store).embedder(embedder).auditSink(records::add).build();
+
+        assertThatThrownBy(() -> retriever.retrieve(QUERY, scope)).isInstanceOf(RuntimeException.class);
+
+        assertThat(records).singleElement().satisfies(r -> {
+            assertThat(r.outcome()).isEqualTo(AuditOutcome.ERROR);
+            assertThat(r.errorType()).isNotBlank();
+        });
     }
 
     @Test

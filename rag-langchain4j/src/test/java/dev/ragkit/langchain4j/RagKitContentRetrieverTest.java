@@ -14,6 +14,8 @@ import dev.langchain4j.rag.query.Query;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import dev.ragkit.retrieval.RetrievalOptions;
+import dev.ragkit.audit.AuditOperation;
+import dev.ragkit.audit.AuditRecord;
 import dev.ragkit.retrieval.Retriever;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.PromotionLevel;
@@ -149,6 +151,26 @@ final class RagKitContentRetrieverTest {
                 .contains("hr/secret.md");
         assertThat(byUser.retrieve(Query.from("rotate keys"))).extracting(c -> meta(c, "path"))
                 .doesNotContain("hr/secret.md");
+    }
+
+    @Test
+    void retrieve_retrieverWithAnAuditSink_auditsEveryCallWithItsScope() {
+        putCorpus();
+        List<AuditRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Retriever retriever = Retriever.builder().store(store).embedder(embedder)
+                .options(RetrievalOptions.builder().hybrid(false).build()).auditSink(records::add).build();
+        RagKitContentRetriever audited = RagKitContentRetriever.builder().retriever(retriever).store(store)
+                .scope(query -> query.text().startsWith("[hr]") ? Scope.of("acme", "hr") : Scope.of("acme")).build();
+
+        List<Content> contents = audited.retrieve(Query.from("rotate keys"));
+        audited.retrieve(Query.from("[hr] rotate keys"));
+
+        assertThat(records).hasSize(2).allSatisfy(r -> {
+            assertThat(r.operation()).isEqualTo(AuditOperation.RETRIEVE);
+            assertThat(r.tenant()).isEqualTo("acme");
+        });
+        assertThat(records.get(0).sourceIds()).hasSize(contents.size());
+        assertThat(records.get(1).querySha256()).isEqualTo(AuditRecord.sha256("[hr] rotate keys"));
     }
 
     @Test

@@ -144,6 +144,15 @@ public final class InMemoryDocumentStore implements DocumentStore {
         return kernel.name();
     }
 
+    /** Fixes the dimension when nothing fixed it yet (a snapshot's, when it holds no chunk). */
+    void adoptDimension(int dim) {
+        synchronized (dimensionLock) {
+            if (dimension == 0) {
+                dimension = dim;
+            }
+        }
+    }
+
     /**
      * The vector dimension of this store.
      *

@@ -49,6 +49,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class Snapshot {
     private static final byte[] MAGIC = "RAGKSNAP".getBytes(StandardCharsets.US_ASCII);
+    /** The largest dimension a snapshot may declare (far above any embedding model's). */
+    private static final int MAX_DIMENSION = 1 << 16;
     static final int FORMAT = 1;
     private static final long NO_DATE = Long.MIN_VALUE;
 
@@ -175,7 +177,8 @@ final class Snapshot {
                         + " or re-index the documents", false);
             }
             dimension = in.readInt();
-            if (dimension < 0 || (long) dimension * 4 > size) {
+            // an empty snapshot records its dimension too, so the dimension is not bounded by the file's size
+            if (dimension < 0 || dimension > MAX_DIMENSION) {
                 throw corrupted(source, "impossible dimension " + dimension);
             }
             Reader reader = new Reader(in, size, source);
@@ -208,6 +211,9 @@ final class Snapshot {
         }
         for (Map.Entry<StoredDocument, List<StoredChunk>> d : documents) {
             store.upsert(d.getKey(), d.getValue());
+        }
+        if (dimension > 0) {
+            store.adoptDimension(dimension);          // an empty snapshot keeps its dimension too
         }
         if (dimension > 0 && store.dimension() != dimension) {
             throw new IllegalArgumentException("the snapshot " + source + " holds " + dimension

@@ -79,6 +79,20 @@ final class SnapshotTest {
     }
 
     @Test
+    void saveThenLoad_emptyStoreWithADimension_isAnIndexToo() {
+        // a first `ragkit index` of a folder with nothing to index writes such a file: the next run must read it
+        Path file = dir.resolve("empty.bin");
+        InMemoryDocumentStore.builder().dimension(384).build().save(file);
+
+        InMemoryDocumentStore loaded = InMemoryDocumentStore.load(file);
+
+        assertThat(loaded.tenants()).isEmpty();
+        StoredDocument d = StoredDocument.builder().tenant("acme").path("a.md").build();
+        assertThatThrownBy(() -> loaded.upsert(d, List.of(new StoredChunk(d.id(), 0, "x", new float[] {1, 0}, 1, 1,
+                1, null, null)))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("384");
+    }
+
+    @Test
     void save_overExistingSnapshot_replacesIt() {
         Path file = dir.resolve("index.bin");
         sample().save(file);
