@@ -1,21 +1,30 @@
 package dev.ragkit.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.error.RagException;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
+import dev.ragkit.ingest.SkipReason;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code ragkit index <dir>}: adds a folder's markdown to the index file. */
+/** {@code ragkit index <dir>}: adds a folder's documents, of every supported type, to the index. */
 @Command(name = "index", mixinStandardHelpOptions = true,
-        description = "Index a folder's markdown into the index file (adds to it; --sync also removes documents of "
-                + "this folder and tenant whose files are gone).")
+        description = "Index a folder's documents (markdown, text, code, and PDF, Word and HTML) into the index: adds"
+                + " to it, re-reads only changed files; --sync also removes documents of this folder and tenant whose"
+                + " files are gone.")
 final class IndexCommand extends CliCommand {
+    /** How many skipped files per reason the text output lists; --json lists them all. */
+    static final int LISTED_PER_REASON = 20;
 
     @Parameters(index = "0", paramLabel = "<dir>", description = "the folder to index")
     String dir = "";
@@ -33,43 +42,90 @@ final class IndexCommand extends CliCommand {
             + "(default: the folder's name, e.g. docs)")
     String prefix;
 
+    @Option(names = "--include", paramLabel = "<glob>", description = "read only paths matching this glob "
+            + "(repeatable; default: every file some parser reads), e.g. --include '**/*.pdf'")
+    List<String> include = new ArrayList<>();
+
+    @Option(names = "--exclude", paramLabel = "<glob>", description = "leave out paths matching this glob "
+            + "(repeatable), e.g. --exclude '**/drafts/**'")
+    List<String> exclude = new ArrayList<>();
+
+    @Option(names = "--json", description = "print the whole report as JSON (every skipped file with its reason)")
+    boolean json;
+
     IndexCommand(CliContext context) {
         super(context);
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
         String tenantName = requireText(tenant, "--tenant");
         Path root = context.resolve(dir);
         if (!Files.isDirectory(root)) {
-            throw new RagException("'" + dir + "' is not a folder (" + root + "); name the folder of markdown files "
+            throw new RagException("'" + dir + "' is not a folder (" + root + "); name the folder of documents "
                     + "to index");
         }
         Path indexFile = context.resolve(index);
         InMemoryDocumentStore store = IndexFile.openOrCreate(indexFile);
         String pathPrefix = prefix != null ? prefix : defaultPrefix(root);
-        Indexer indexer = Indexer.builder().store(store).embedder(CliContext.embedder()).tenant(tenantName)
-                .include("**/*.md", "**/*.markdown").pathPrefix(pathPrefix).sync(sync)
-                .listener(new ProgressPrinter(context.err, context.interactive)).build();
-        IndexReport report = indexer.index(root);
+        Indexer.Builder builder = Indexer.builder().store(store).embedder(CliContext.embedder()).tenant(tenantName)
+                .pathPrefix(pathPrefix).sync(sync).listener(new ProgressPrinter(context.err, context.interactive));
+        try {
+            if (!include.isEmpty()) {
+                builder.include(include);
+            }
+            builder.exclude(exclude);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        IndexReport report = builder.build().index(root);
         IndexFile.save(store, indexFile);
 
+        if (json) {
+            ObjectNode out = AskCommand.mapper().valueToTree(report);
+            out.put("index", indexFile.toString());
+            out.put("folder", dir);
+            out.put("tenant", tenantName);
+            context.out.println(AskCommand.mapper().writeValueAsString(out));
+            return RagkitCli.OK;
+        }
+        printSummary(report, tenantName, pathPrefix);
+        context.out.println("Index: " + Terminal.line(indexFile.toString()));
+        return RagkitCli.OK;
+    }
+
+    private void printSummary(IndexReport report, String tenantName, String pathPrefix) {
         context.out.printf(Locale.ROOT, "Indexed %d files (%,d chunks, %,d tokens) from %s into tenant '%s' as %s "
-                + "in %.1f s; %d skipped, %d failed, %d deleted.%n", report.filesIndexed(), report.chunks(),
-                report.tokens(), Terminal.line(dir), Terminal.line(tenantName), Terminal.line(pathPrefix.isEmpty()
-                ? "(no prefix)" : (pathPrefix.endsWith("/") ? pathPrefix : pathPrefix + "/") + "*"),
-                report.elapsed().toMillis() / 1000.0, report.filesSkipped().size(), report.filesFailed().size(),
-                report.documentsDeleted());
+                + "in %.1f s; %d unchanged, %d skipped, %d failed, %d deleted.%n", report.filesIndexed(),
+                report.chunks(), report.tokens(), Terminal.line(dir), Terminal.line(tenantName),
+                Terminal.line(pathPrefix.isEmpty() ? "(no prefix)"
+                        : (pathPrefix.endsWith("/") ? pathPrefix : pathPrefix + "/") + "*"),
+                report.elapsed().toMillis() / 1000.0, report.filesUnchanged(), report.filesSkipped().size(),
+                report.filesFailed().size(), report.documentsDeleted());
+        if (!report.types().isEmpty()) {
+            context.out.printf(Locale.ROOT, "  %-12s %8s %10s %8s %7s%n", "type", "indexed", "unchanged", "skipped",
+                    "failed");
+            report.types().forEach((type, c) -> context.out.printf(Locale.ROOT, "  %-12s %8d %10d %8d %7d%n",
+                    Terminal.line(type), c.indexed(), c.unchanged(), c.skipped(), c.failed()));
+        }
         if (report.linksDropped() > 0 || report.linksBroken() > 0) {
             context.out.printf(Locale.ROOT, "Links: %d dropped for leaving %s, %d pointing nowhere (kept, not "
                     + "followed).%n", report.linksDropped(), Terminal.line(dir), report.linksBroken());
         }
-        report.filesSkipped().forEach(s -> context.out.println("  skipped " + Terminal.line(s.path()) + ": "
-                + s.reason().description() + (s.detail().isEmpty() ? "" : " (" + Terminal.line(s.detail()) + ")")));
+        Map<SkipReason, List<IndexReport.SkippedFile>> byReason = new LinkedHashMap<>();
+        report.filesSkipped().forEach(s -> byReason.computeIfAbsent(s.reason(), r -> new ArrayList<>()).add(s));
+        byReason.forEach((reason, files) -> {
+            for (IndexReport.SkippedFile s : files.subList(0, Math.min(files.size(), LISTED_PER_REASON))) {
+                context.out.println("  skipped " + Terminal.line(s.path()) + ": " + reason.description()
+                        + (s.detail().isEmpty() ? "" : " (" + Terminal.line(s.detail()) + ")"));
+            }
+            if (files.size() > LISTED_PER_REASON) {
+                context.out.printf(Locale.ROOT, "  ... and %d more %s (ragkit index --json lists every file)%n",
+                        files.size() - LISTED_PER_REASON, reason.description());
+            }
+        });
         report.filesFailed().forEach(f -> context.out.println("  failed  " + Terminal.line(f.path()) + ": "
                 + Terminal.line(f.message())));
-        context.out.println("Index: " + Terminal.line(indexFile.toString()));
-        return RagkitCli.OK;
     }
 
     /** The folder's own name: the same files get the same paths wherever the command runs from. */

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An {@link LlmBackend} that is not a language model: it answers with the context's sentences that share the most
@@ -26,10 +27,13 @@ public final class ExtractiveBackend implements LlmBackend {
     /** The first words of every answer. */
     public static final String LABEL = "Extractive answer (quoted from the documents, no language model):";
 
+    private static final Pattern PAGE = Pattern.compile("\\nPage: (\\d+)\\n");
     private static final Pattern BLOCK = Pattern.compile("\\[SourceId: ([a-f0-9-]{36}:\\d+)]\\n(?:[^\\n]*\\n)*?---\\n");
     private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+");
     private static final Pattern PARAGRAPH = Pattern.compile("\\n\\s*\\n");
     private static final Pattern LIST_ITEM = Pattern.compile("([-*+]|\\d+[.)])\\s+");
+    private static final Pattern PLAIN_HEADING = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N} '&-]*");
+    private static final int HEADING_WORDS = 4;
 
     private final int maxSentences;
 
@@ -61,12 +65,14 @@ public final class ExtractiveBackend implements LlmBackend {
     private static final class Sentence {
         final String text;
         final String sourceId;
+        final @Nullable String page;
         final int order;
         final int score;
 
-        Sentence(String text, String sourceId, int order, int score) {
+        Sentence(String text, String sourceId, @Nullable String page, int order, int score) {
             this.text = text;
             this.sourceId = sourceId;
+            this.page = page;
             this.order = order;
             this.score = score;
         }
@@ -83,6 +89,8 @@ public final class ExtractiveBackend implements LlmBackend {
         while (found) {
             String sourceId = block.group(1);
             int bodyStart = block.end();
+            Matcher pageLine = PAGE.matcher(system.substring(block.start(), bodyStart));
+            String page = pageLine.find() ? pageLine.group(1) : null;
             found = block.find();
             // The body ends at the last "---" fence before the next block (or the end): a "---" line inside the
             // document (a markdown rule) stays part of it.
@@ -97,7 +105,7 @@ public final class ExtractiveBackend implements LlmBackend {
                 Set<String> terms = KeyTerms.of(text);
                 terms.retainAll(wanted);
                 if (!terms.isEmpty()) {
-                    sentences.add(new Sentence(text, sourceId, sentences.size(), terms.size()));
+                    sentences.add(new Sentence(text, sourceId, page, sentences.size(), terms.size()));
                 }
             }
         }
@@ -121,7 +129,8 @@ public final class ExtractiveBackend implements LlmBackend {
         best.sort(Comparator.comparingInt(s -> s.order));
         StringBuilder out = new StringBuilder(LABEL);
         for (Sentence s : best) {
-            out.append("\n- ").append(s.text).append(" [SourceId: ").append(s.sourceId).append(']');
+            out.append("\n- ").append(s.text).append(s.page == null ? "" : " (p. " + s.page + ")")
+                    .append(" [SourceId: ").append(s.sourceId).append(']');
         }
         return out.toString();
     }
@@ -134,6 +143,9 @@ public final class ExtractiveBackend implements LlmBackend {
     static List<String> sentences(String body) {
         List<String> out = new ArrayList<>();
         for (String paragraph : PARAGRAPH.split(body)) {
+            if (isPlainHeading(paragraph.strip())) {
+                continue;
+            }
             StringBuilder joined = new StringBuilder();
             for (String line : paragraph.split("\\n")) {
                 String l = line.strip();
@@ -154,6 +166,15 @@ public final class ExtractiveBackend implements LlmBackend {
             split(joined, out);
         }
         return out;
+    }
+
+    /**
+     * A heading in text without markup (from Word, HTML or PDF): a paragraph of one line of at most
+     * {@value #HEADING_WORDS} words of letters and digits only (no punctuation, no paths or commands). Quoting it
+     * would answer nothing.
+     */
+    static boolean isPlainHeading(String paragraph) {
+        return PLAIN_HEADING.matcher(paragraph).matches() && paragraph.split(" +").length <= HEADING_WORDS;
     }
 
     private static void split(StringBuilder text, List<String> into) {

@@ -48,8 +48,12 @@ public record Citation(String sourceId, String documentId, String documentName, 
         return page == null ? "N/A" : page.toString();
     }
 
-    /** @return {@code path:startLine-endLine} */
+    /**
+     * @return {@code path:startLine-endLine}, or for a paged document {@code path p. 12, lines 4–9} (its line
+     *         numbers count within the page)
+     */
     public String location() {
-        return path + ":" + startLine + "-" + endLine;
+        return page == null ? path + ":" + startLine + "-" + endLine
+                : path + " p. " + page + ", lines " + startLine + "\u2013" + endLine;
     }
 }

@@ -47,15 +47,16 @@ final class ChunkWindows {
      * ({@code tooBig >= 0}), or the places where the window could end.
      */
     private record Scan(int tooBig, int tooBigEnd, long tooBigUnits, int lastAny, int lastLine, int lastSentence,
-            int lastParagraph, int lastLowSentence, boolean forced) {
+            int lastParagraph, int lastSection, int lastLowSentence, boolean forced) {
 
         static Scan tooBig(int start, int end, long units) {
-            return new Scan(start, end, units, -1, -1, -1, -1, -1, false);
+            return new Scan(start, end, units, -1, -1, -1, -1, -1, -1, false);
         }
 
         /** The cut: the last line when nothing forced a cut, else the best end found, best kind first. */
         int cut() {
             return !forced ? lastAny
+                    : lastSection >= 0 ? lastSection
                     : lastParagraph >= 0 ? lastParagraph
                     : lastSentence >= 0 ? lastSentence
                     : lastLowSentence >= 0 ? lastLowSentence
@@ -307,6 +308,7 @@ final class ChunkWindows {
         int lastLine = -1;
         int lastSentence = -1;
         int lastParagraph = -1;
+        int lastSection = -1;
         int lastLowSentence = -1;
         boolean forced = limit < pageLast[next];
         int i = next;
@@ -339,6 +341,9 @@ final class ChunkWindows {
             if (units >= minUnits) {
                 if (kind == EndKind.PARAGRAPH) {
                     lastParagraph = atomEnd;
+                    if (endsSection(atomEnd)) {
+                        lastSection = atomEnd;
+                    }
                 } else if (kind == EndKind.SENTENCE) {
                     lastSentence = atomEnd;
                 }
@@ -347,7 +352,8 @@ final class ChunkWindows {
             }
             i = atomEnd + 1;
         }
-        return new Scan(-1, -1, 0, lastAny, lastLine, lastSentence, lastParagraph, lastLowSentence, forced);
+        return new Scan(-1, -1, 0, lastAny, lastLine, lastSentence, lastParagraph, lastSection, lastLowSentence,
+                forced);
     }
 
     /**
@@ -575,9 +581,27 @@ final class ChunkWindows {
         return ChunkerLines.endsSentence(lines.get(i)) ? EndKind.SENTENCE : EndKind.LINE;
     }
 
+    /** Whether the next text after line {@code i} is in another section (or on another page, or there is none). */
+    private boolean endsSection(int i) {
+        int after = skipBlank(i + 1);
+        return after >= n || pageLast[i] < after || !Objects.equals(sections.get(after), sections.get(i));
+    }
+
+    /**
+     * Whether line {@code i} heads what follows: a markdown heading, or, in text without markup, the line that opens
+     * a section (a Word or HTML heading, a declaration in code).
+     */
     private boolean isHeading(int i) {
-        if (!markdown || fenceStart[i] >= 0 || blank[i]) {
+        if (fenceStart[i] >= 0 || blank[i]) {
             return false;
+        }
+        if (!markdown) {
+            int before = i - 1;
+            while (before >= first && blank[before]) {
+                before--;
+            }
+            return before >= first && sections.get(i) != null && pageLast[before] == pageLast[i]
+                    && !Objects.equals(sections.get(i), sections.get(before));
         }
         String line = lines.get(i);
         if (ChunkerLines.isAtxHeading(line)) {

@@ -13,7 +13,7 @@ import dev.ragkit.error.IngestException;
  *       them.</li>
  *   <li>Order: {@link #onStart} once; then the skips and failures the walk met (e.g. a hidden folder, a folder
  *       that cannot be listed); then, per file in path order, exactly one of {@link #onFileDone},
- *       {@link #onFileSkipped} or {@link #onFileFailed}, followed by {@link #onProgress}. One {@code onProgress}
+ *       {@link #onFileUnchanged}, {@link #onFileSkipped} or {@link #onFileFailed}, followed by {@link #onProgress}. One {@code onProgress}
  *       with no file done comes right after {@code onStart}, and a last one at the very end carries the same
  *       counts and elapsed time as the returned {@link IndexReport}.</li>
  *   <li>Counts in successive {@link IndexProgress} events never decrease.</li>
@@ -49,7 +49,15 @@ public interface IndexListener {
     }
 
     /**
-     * A file or folder was left alone, unread.
+     * A file's bytes and embedder were those of its stored document, so it was not parsed or embedded again.
+     *
+     * @param path its root-relative path
+     */
+    default void onFileUnchanged(String path) {
+    }
+
+    /**
+     * A file or folder was left alone (most of them unread).
      *
      * @param path   its root-relative path
      * @param reason why

@@ -1,14 +1,18 @@
 package dev.ragkit.ingest;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * What an {@link Indexer} run did.
  *
- * @param filesIndexed     files stored (including files whose body gave no chunks)
- * @param filesSkipped     files and folders left unread, with the reason, in path order (immutable)
+ * @param filesIndexed     files parsed, chunked, embedded and stored (including files whose body gave no chunks)
+ * @param filesUnchanged   files whose bytes and embedder were those of the stored document: not read again
+ * @param filesSkipped     files and folders left alone, with the reason, in path order (immutable)
  * @param filesFailed      files (and folders that could not be listed) that failed, in path order (immutable)
  * @param chunks           chunks stored
  * @param tokens           tokens in those chunks
@@ -16,12 +20,15 @@ import java.util.Objects;
  * @param linksDropped     links dropped by the parser because they would leave the root, over all indexed files
  * @param linksBroken      links kept that point nowhere: no file at their target under the root (link following
  *                         skips them), over all indexed files
+ * @param types            per type (the parser id, or the extension of files no parser reads): what happened to
+ *                         its files, sorted by type (immutable)
  * @param cancelled        whether the run was cancelled before it finished; documents already stored are whole,
  *                         and sync did not run
  * @param elapsed          how long the run took
  */
 public record IndexReport(
         int filesIndexed,
+        int filesUnchanged,
         List<SkippedFile> filesSkipped,
         List<FailedFile> filesFailed,
         long chunks,
@@ -29,6 +36,7 @@ public record IndexReport(
         int documentsDeleted,
         long linksDropped,
         long linksBroken,
+        Map<String, TypeCounts> types,
         boolean cancelled,
         Duration elapsed) {
 
@@ -40,10 +48,11 @@ public record IndexReport(
     public IndexReport {
         filesSkipped = List.copyOf(Objects.requireNonNull(filesSkipped, "filesSkipped"));
         filesFailed = List.copyOf(Objects.requireNonNull(filesFailed, "filesFailed"));
-        if (filesIndexed < 0 || chunks < 0 || tokens < 0 || documentsDeleted < 0 || linksDropped < 0
-                || linksBroken < 0) {
+        if (filesIndexed < 0 || filesUnchanged < 0 || chunks < 0 || tokens < 0 || documentsDeleted < 0
+                || linksDropped < 0 || linksBroken < 0) {
             throw new IllegalArgumentException("report counts must not be negative");
         }
+        types = Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(types, "types")));
         Objects.requireNonNull(elapsed, "elapsed");
     }
 
@@ -55,7 +64,29 @@ public record IndexReport(
     }
 
     /**
-     * A file or folder the indexer left unread.
+     * What happened to the files of one type.
+     *
+     * @param indexed   parsed and stored
+     * @param unchanged already stored as they are
+     * @param skipped   left alone (with their reasons in {@link IndexReport#filesSkipped()})
+     * @param failed    failed (see {@link IndexReport#filesFailed()})
+     */
+    public record TypeCounts(int indexed, int unchanged, int skipped, int failed) {
+        /** Checks the counts. */
+        public TypeCounts {
+            if (indexed < 0 || unchanged < 0 || skipped < 0 || failed < 0) {
+                throw new IllegalArgumentException("type counts must not be negative");
+            }
+        }
+
+        /** @return the files of this type the run met */
+        public int total() {
+            return indexed + unchanged + skipped + failed;
+        }
+    }
+
+    /**
+     * A file or folder the indexer left alone.
      *
      * @param path   root-relative path with {@code /} separators
      * @param reason why

@@ -1,37 +1,34 @@
 package dev.ragkit.ingest;
 
+import dev.ragkit.audit.AuditFailurePolicy;
+import dev.ragkit.audit.AuditOperation;
+import dev.ragkit.audit.AuditOutcome;
+import dev.ragkit.audit.AuditRecord;
+import dev.ragkit.audit.AuditSink;
+import dev.ragkit.audit.AuditTrail;
 import dev.ragkit.error.IngestException;
-import dev.ragkit.tokens.TokenCounters;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
-import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.regex.PatternSyntaxException;
 import org.jspecify.annotations.Nullable;
@@ -39,162 +36,108 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Indexes a folder of documents into a {@link DocumentStore}: walks it, parses each file, chunks it, embeds the
- * chunks in batches and upserts the document with its chunks.
+ * Indexes a folder of documents into a {@link DocumentStore}: a {@link FolderScanner} walks it, a
+ * {@link DocumentIngestor} turns each file into a document with embedded chunks, and the store takes each document
+ * whole.
  *
  * <pre>{@code
- * DocumentStore store = InMemoryDocumentStore.builder().build();
  * Indexer indexer = Indexer.builder()
  *         .store(store)
- *         .embedder(CachingEmbedder.of(myEmbedder))   // any Embedder; the cache spares re-embedding
+ *         .embedder(CachingEmbedder.of(myEmbedder))
  *         .tenant("default")
+ *         .exclude("**}{@code /drafts/**")              // every supported type is read unless excluded
  *         .sync(true)                                 // also delete documents whose files are gone
- *         .listener(new IndexListener() {
- *             public void onProgress(IndexProgress p) { System.out.println(p.filesDone() + "/" + p.filesTotal()); }
- *         })
  *         .build();
  * IndexReport report = indexer.index(Path.of("docs"));
  * report.filesFailed().forEach(f -> System.err.println(f.path() + ": " + f.message()));
  * }</pre>
  *
  * <h2>What is read</h2>
- * The root is walked depth-first, each folder's entries in name order. A file is indexed when its root-relative
- * path matches one of the {@linkplain Builder#include(Collection) include globs} (default {@link #DEFAULT_INCLUDE};
- * a glob starting with {@code **}{@code /} also matches files directly in the root). Before anything is opened,
- * these are skipped and reported ({@link IndexReport#filesSkipped()}, {@link IndexListener#onFileSkipped}), never
- * read, whatever the globs say:
- * <ul>
- *   <li>names that may hold secrets: {@code .env*}, {@code *.pem}, {@code *.key} ({@link SkipReason#SECRET});</li>
- *   <li>hidden files and folders, whose name starts with {@code .}; a hidden folder is not entered
- *       ({@link SkipReason#HIDDEN});</li>
- *   <li>matching files larger than {@link Builder#maxFileBytes(long)}, default 10 MiB ({@link SkipReason#TOO_LARGE});
- *       a file that grows past the limit while being read is skipped the same way;</li>
- *   <li>symbolic links whose target lies outside the root ({@link SkipReason#SYMLINK_OUTSIDE_ROOT}), links to a
- *       folder that contains them ({@link SkipReason#SYMLINK_LOOP}) and links that cannot be resolved
- *       ({@link SkipReason#BROKEN_SYMLINK}); a link is resolved without opening its target;</li>
- *   <li>matching names that are not regular files, such as named pipes ({@link SkipReason#NOT_REGULAR_FILE}).</li>
- * </ul>
- * Symbolic links that stay inside the root are followed, to files and to folders; the document's path is the
- * link's path, so a file reachable through two paths is stored twice. The root itself may be a link and may be
- * hidden. Files that match no glob are ignored without a report. Files are opened without following links, so a
- * file swapped for a link after the walk is not read through it.
+ * Every file some {@link DocumentParser} reads ({@link DocumentParsers#standard()}: markdown, text and code in
+ * {@code rag-core}; PDF, Word and HTML with {@code rag-documents} on the class path) whose root-relative path matches
+ * an {@linkplain Builder#include(Collection) include glob} (default {@code **}{@code /*}) and no
+ * {@linkplain Builder#exclude(Collection) exclude glob}. Every other file is listed in
+ * {@link IndexReport#filesSkipped()} with its reason, and so are, never read: names that may hold secrets
+ * ({@code .env*}, {@code *.pem}, {@code *.key}), hidden files and folders, files larger than their parser's limit
+ * ({@link DocumentParser#maxBytes()}, or {@link Builder#maxFileBytes(long)} for all), symbolic links leaving the root
+ * or looping, and what is not a regular file. Reading decides the rest: a document whose bytes no parser reads,
+ * that is encrypted, has no text layer, or whose text holds secrets is skipped with that reason; one that cannot be
+ * parsed, chunked or embedded fails. Files are opened without following a link at their last step.
  *
- * <h2>What is stored</h2>
- * Each file is read as UTF-8 (a byte-order mark is dropped; invalid UTF-8 or a NUL byte fails the file) and
- * parsed by the {@link MarkdownDocumentParser} under its root-relative path with {@code /} separators ({@code .txt}
- * files too: plain text is markdown without front matter). Its chunks are embedded in batches of
- * {@link Builder#batchSize(int)} texts, each batch one {@link Embedder#embed} call, and the result is checked (one
- * vector per text, the embedder's dimension, finite, not all zero). Then {@link DocumentStore#upsert} stores the
- * document with all its chunks at once. The document's id is {@link StoredDocument#idFor}(tenant, path), so
- * indexing the same folder again replaces each document instead of adding one. Front matter maps to the
- * document: {@code title}, {@code doc_type}, {@code promotion_level}, {@code date}, {@code tags} → access tags,
- * {@code owner} → owner tag, links, other fields → metadata, and {@code summary} → metadata key
- * {@value #SUMMARY_KEY}. A file with an empty body is stored with no chunks, so it can still be found by path
- * and followed by links.
+ * <h2>Incremental</h2>
+ * A file whose bytes and embedder are those of its stored document (its SHA-256 and the embedder's name are kept in
+ * the document's metadata) is not parsed, chunked or embedded again; the report counts it as unchanged.
  *
- * <h2>Failures</h2>
- * A file that cannot be read, decoded, parsed, chunked or embedded is reported in {@link IndexReport#filesFailed()}
- * and to {@link IndexListener#onFileFailed}, and the run carries on with the next file; nothing of that file is
- * stored, and its earlier version, if any, stays. A failure of the store itself ({@code StoreException}, or an
- * {@code IllegalArgumentException} such as a dimension that differs from the store's) ends the run and
- * propagates: it would fail every file the same way. Documents stored before it stay stored, each one whole.
- *
- * <h2>Sync</h2>
- * With {@link Builder#sync(boolean) sync(true)}, after a run that was not cancelled, the tenant's documents whose
- * path the walk did not meet are deleted. Every file the walk met keeps its document, whether it was indexed,
- * skipped or failed this time (a file that failed keeps its last good version), and so do documents under a
- * folder that could not be listed. Files that no longer match the globs, and files inside hidden folders, count
- * as gone. Stored paths are relative to the root, so two folders sharing a tenant need a
- * {@link Builder#pathPrefix(String) path prefix} each: sync then only considers documents under its own prefix.
+ * <h2>Failures, sync, audit</h2>
+ * A file that fails is reported and the run goes on; its earlier version, if any, stays. A failure of the store
+ * itself ends the run and propagates; documents stored before it stay whole. With {@link Builder#sync(boolean)
+ * sync(true)}, after a finished run, the tenant's documents (under the path prefix) whose files the walk did not meet
+ * are deleted. With an {@link Builder#auditSink(AuditSink) audit sink}, each run writes one
+ * {@link AuditOperation#INDEX} record: tenant, folder, counts, outcome and latency.
  *
  * <h2>Cancellation and threads</h2>
  * {@link #index(Path, BooleanSupplier)} checks its token before each folder, file and embedding batch; once it
- * answers {@code true} the run stops, the file in progress is not stored (its earlier version stays), and the
- * report says {@link IndexReport#cancelled()}. A run works on the calling thread only; there is no hidden
- * thread pool. An {@code Indexer} is immutable and thread-safe: several threads may index different roots
- * with it at once (its listener is then called from each of them).
+ * answers {@code true} the run stops, the file in progress is not stored, and the report says
+ * {@link IndexReport#cancelled()}. A run works on the calling thread (parses on their own daemon thread, within the
+ * ingestor's time limit). An {@code Indexer} is immutable and thread-safe.
  */
 public final class Indexer {
 
-    /** The default include globs: markdown and plain-text files at any depth, the root included. */
-    public static final List<String> DEFAULT_INCLUDE = List.of("**/*.md", "**/*.markdown", "**/*.txt");
-
-    /** The default largest file read: 10 MiB. */
-    public static final long DEFAULT_MAX_FILE_BYTES = 10L * 1024 * 1024;
+    /** The default include glob: every file (the parsers decide what can be read). */
+    public static final List<String> DEFAULT_INCLUDE = List.of("**/*");
 
     /** The largest {@code maxFileBytes} accepted: a file is read into one array. */
     public static final long MAX_FILE_BYTES_LIMIT = Integer.MAX_VALUE - 64;
 
-    /** The default number of chunk texts per {@link Embedder#embed} call. */
-    public static final int DEFAULT_BATCH_SIZE = 64;
-
     /** The metadata key under which front matter {@code summary} is stored. */
-    public static final String SUMMARY_KEY = "summary";
+    public static final String SUMMARY_KEY = DocumentIngestor.SUMMARY_KEY;
 
     private static final Logger LOG = LoggerFactory.getLogger(Indexer.class);
 
+    private final Builder settings;
     private final DocumentStore store;
-    private final Embedder embedder;
-    private final String tenant;
-    private final MarkdownDocumentParser parser;
-    private final Chunker chunker;
-    private final List<String> include;
-    private final long maxFileBytes;
-    private final int batchSize;
+    private final DocumentIngestor ingestor;
+    private final FolderScanner scanner;
     private final IndexListener listener;
     private final boolean sync;
+    private final boolean incremental;
     private final String pathPrefix;
+    private final @Nullable AuditTrail audit;
+    private final Clock clock;
 
-    private Indexer(Builder b, DocumentStore store, Embedder embedder, String tenant, MarkdownDocumentParser parser,
-            Chunker chunker) {
+    private Indexer(Builder b, DocumentStore store, DocumentIngestor ingestor) {
+        this.settings = b.copy();
         this.store = store;
-        this.embedder = embedder;
-        this.tenant = tenant;
-        this.parser = parser;
-        this.chunker = chunker;
-        this.include = b.include;
-        this.maxFileBytes = b.maxFileBytes;
-        this.batchSize = b.batchSize;
+        this.ingestor = ingestor;
+        this.scanner = new FolderScanner(b.include, b.exclude, ingestor.parsers(), b.maxFileBytes);
         this.listener = b.listener;
         this.sync = b.sync;
+        this.incremental = b.incremental;
         this.pathPrefix = b.pathPrefix;
+        this.audit = b.auditSink == null ? null : new AuditTrail(b.auditSink, b.auditFailurePolicy);
+        this.clock = b.clock;
     }
 
-    /**
-     * A new builder.
-     *
-     * @return a builder with the defaults of this class; store, embedder and tenant must be set
-     */
+    /** @return a builder; store, embedder and tenant must be set */
     public static Builder builder() {
         return new Builder();
     }
 
-    /**
-     * A builder holding this indexer's settings.
-     *
-     * @return a builder that builds an equivalent indexer until changed
-     */
+    /** @return a builder holding this indexer's settings */
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.store = store;
-        b.embedder = embedder;
-        b.tenant = tenant;
-        b.parser = parser;
-        b.chunker = chunker;
-        b.include = include;
-        b.maxFileBytes = maxFileBytes;
-        b.batchSize = batchSize;
-        b.listener = listener;
-        b.sync = sync;
-        b.pathPrefix = pathPrefix;
-        return b;
+        return settings.copy();
+    }
+
+    /** @return the ingestor that turns each file into a document (for documents that come from elsewhere) */
+    public DocumentIngestor ingestor() {
+        return ingestor;
     }
 
     /**
-     * Indexes every matching file under {@code root}; see the class description.
+     * Indexes every readable file under {@code root}; see the class description.
      *
      * @param root the folder holding the documents
-     * @return what was indexed, skipped, failed and deleted
+     * @return what was indexed, left unchanged, skipped, failed and deleted
      * @throws IngestException when {@code root} does not exist, is not a folder or cannot be listed
      * @throws dev.ragkit.store.StoreException when the store fails (documents stored before stay whole)
      */
@@ -203,267 +146,159 @@ public final class Indexer {
     }
 
     /**
-     * Indexes every matching file under {@code root}, stopping early once {@code cancelRequested} answers
-     * {@code true}. It is asked before each folder of the walk, each file and each embedding batch, on the calling
-     * thread; pass e.g.
-     * {@code stop::get} of an {@link java.util.concurrent.atomic.AtomicBoolean} set from another thread or from
-     * the listener.
+     * Indexes every readable file under {@code root}, stopping early once {@code cancelRequested} answers
+     * {@code true} (asked before each folder, file and embedding batch, on the calling thread).
      *
      * @param root            the folder holding the documents
      * @param cancelRequested asked whether to stop
-     * @return what was indexed, skipped, failed and deleted; {@link IndexReport#cancelled()} when stopped early
+     * @return what was done; {@link IndexReport#cancelled()} when stopped early
      * @throws IngestException when {@code root} does not exist, is not a folder or cannot be listed
      * @throws dev.ragkit.store.StoreException when the store fails (documents stored before stay whole)
      */
     public IndexReport index(Path root, BooleanSupplier cancelRequested) {
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(cancelRequested, "cancelRequested");
+        Instant at = clock.instant();
         long started = System.nanoTime();
-        Path realRoot = realFolder(root);
-        Walk walk = new Walk(realRoot, matchers(realRoot.getFileSystem()), cancelRequested);
-        walk.folder(realRoot, "");
-        walk.candidates.sort(Comparator.comparing(Candidate::path));
-        walk.skipped.sort(Comparator.comparing(IndexReport.SkippedFile::path));
-        walk.failed.sort(Comparator.comparing(f -> f.report().path()));
-
-        List<IndexReport.SkippedFile> skipped = new ArrayList<>(walk.skipped);
-        List<IndexReport.FailedFile> failed = new ArrayList<>();
-        int total = walk.candidates.size();
-        listener.onStart(total);
-        for (IndexReport.SkippedFile s : walk.skipped) {
-            LOG.debug("skipped {}: {} ({})", s.path(), s.reason().description(), s.detail());
-            listener.onFileSkipped(s.path(), s.reason(), s.detail());
+        try {
+            IndexReport report = run(root, cancelRequested, started);
+            audit(at, root, report, null);
+            return report;
+        } catch (RuntimeException | Error e) {
+            audit(at, root, null, e);
+            throw e;
         }
-        for (WalkFailure f : walk.failed) {
-            LOG.warn("{}", f.error().getMessage());
-            failed.add(f.report());
-            listener.onFileFailed(f.report().path(), f.error());
-        }
-        listener.onProgress(new IndexProgress(0, total, 0, 0, since(started)));
+    }
 
-        boolean cancelled = walk.cancelled;
-        int done = 0;
-        int indexed = 0;
-        long chunks = 0;
-        long tokens = 0;
-        long linksDropped = 0;
-        long linksBroken = 0;
-        for (Candidate candidate : walk.candidates) {
+    private IndexReport run(Path root, BooleanSupplier cancelRequested, long started) {
+        FolderScanner.Scan scan = scanner.scan(root, cancelRequested);
+        Run run = new Run(scan);
+        listener.onStart(scan.candidates.size());
+        for (IndexReport.SkippedFile s : scan.skipped) {
+            run.skipped(s, typeOf(s.path()));
+        }
+        for (FolderScanner.Failure f : scan.failed) {
+            run.failed(f.report().path(), "folder", f.error());
+        }
+        listener.onProgress(run.progress(started));
+        Map<String, StoredDocument> stored = incremental ? storedDocuments(scan.candidates) : Map.of();
+        boolean cancelled = scan.cancelled;
+        for (FolderScanner.Candidate candidate : scan.candidates) {
             if (cancelled || cancelRequested.getAsBoolean()) {
                 cancelled = true;
                 break;
             }
-            Outcome outcome = prepare(candidate, cancelRequested);
-            if (outcome instanceof Outcome.Cancelled) {
+            if (!indexFile(run, candidate, stored.get(ingestor.storedPath(candidate.path())), cancelRequested)) {
                 cancelled = true;
                 break;
             }
-            if (outcome instanceof Outcome.Ready ready) {
-                // Outside the per-file error handling: a store failure ends the run.
-                store.upsert(ready.document(), ready.chunks());
-                indexed++;
-                chunks += ready.chunks().size();
-                tokens += ready.tokens();
-                linksDropped += ready.droppedLinks();
-                linksBroken += brokenLinks(realRoot, ready.document());
-                listener.onFileDone(candidate.path(), ready.chunks().size(), ready.tokens());
-            } else if (outcome instanceof Outcome.Skipped s) {
-                LOG.debug("skipped {}: {} ({})", candidate.path(), s.file().reason().description(), s.file().detail());
-                skipped.add(s.file());
-                listener.onFileSkipped(candidate.path(), s.file().reason(), s.file().detail());
-            } else if (outcome instanceof Outcome.Failed f) {
-                LOG.warn("{}", f.error().getMessage());
-                failed.add(new IndexReport.FailedFile(candidate.path(), f.error().getMessage()));
-                listener.onFileFailed(candidate.path(), f.error());
-            }
-            done++;
-            listener.onProgress(new IndexProgress(done, total, chunks, tokens, since(started)));
+            run.done++;
+            listener.onProgress(run.progress(started));
         }
-
-        int deleted = 0;
-        if (sync && !cancelled) {
-            deleted = deleteGone(walk);
-        }
-        skipped.sort(Comparator.comparing(IndexReport.SkippedFile::path));
-        failed.sort(Comparator.comparing(IndexReport.FailedFile::path));
-        Duration elapsed = since(started);
-        IndexReport report = new IndexReport(indexed, skipped, failed, chunks, tokens, deleted, linksDropped,
-                linksBroken, cancelled, elapsed);
-        listener.onProgress(new IndexProgress(done, total, chunks, tokens, elapsed));
-        LOG.info("indexed {} of {} files under {} into tenant '{}': {} chunks, {} tokens, {} skipped, {} failed,"
-                + " {} deleted{} in {} ms", indexed, total, realRoot, tenant, chunks, tokens, skipped.size(),
-                failed.size(), deleted, cancelled ? ", cancelled" : "", elapsed.toMillis());
+        int deleted = sync && !cancelled ? deleteGone(scan) : 0;
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+        IndexReport report = run.report(deleted, cancelled, elapsed);
+        listener.onProgress(new IndexProgress(run.done, scan.candidates.size(), report.chunks(), report.tokens(),
+                elapsed));
+        LOG.info("indexed {} of {} files under {} into tenant '{}': {} unchanged, {} chunks, {} skipped, {} failed,"
+                + " {} deleted{} in {} ms", report.filesIndexed(), scan.candidates.size(), scan.realRoot,
+                ingestor.tenant(), report.filesUnchanged(), report.chunks(), report.filesSkipped().size(),
+                report.filesFailed().size(), deleted, cancelled ? ", cancelled" : "", elapsed.toMillis());
         return report;
     }
 
-    // -------------------------------------------------------------------------------------------------------------
-    // One file
-
-    /** Reads, parses, chunks and embeds one file; every failure of that file becomes an outcome. */
-    private Outcome prepare(Candidate candidate, BooleanSupplier cancelRequested) {
+    /**
+     * Reads, and unless unchanged parses, embeds and stores one file; every failure of that file is reported.
+     *
+     * @return false when cancelled
+     */
+    private boolean indexFile(Run run, FolderScanner.Candidate candidate, @Nullable StoredDocument stored,
+            BooleanSupplier cancelRequested) {
         String path = candidate.path();
+        String type = candidate.parser().id();
         try {
-            // Checked again right before opening: the walk may be a while ago.
+            byte[] bytes = read(candidate);
+            if (bytes == null) {
+                run.skipped(new IndexReport.SkippedFile(path, SkipReason.TOO_LARGE, "grew past the limit of "
+                        + candidate.maxBytes() + " bytes while being read"), type);
+                return true;
+            }
+            if (ingestor.unchanged(stored, DocumentIngestor.sha256(bytes))) {
+                run.unchanged(path, type);
+                return true;
+            }
+            DocumentIngestor.Prepared prepared = ingestor.prepare(new DocumentSource(path, bytes,
+                    DocumentSource.DEFAULT_MAX_CHARS));
+            DocumentIngestor.Ingested ingested = ingestor.embed(prepared, cancelRequested);
+            if (ingested == null) {
+                return false;
+            }
+            // Outside the per-file error handling: a store failure ends the run.
+            store.upsert(ingested.document(), ingested.chunks());
+            run.indexed(path, prepared.parser(), ingested, brokenLinks(run.scan.realRoot, prepared));
+        } catch (DocumentSkippedException e) {
+            run.skipped(new IndexReport.SkippedFile(path, e.reason(), e.detail()), type);
+        } catch (IngestException e) {
+            run.failed(path, type, e);
+        }
+        return true;
+    }
+
+    /** Reads a candidate, checked again right before opening: the walk may be a while ago. */
+    private static byte @Nullable [] read(FolderScanner.Candidate candidate) {
+        try {
             BasicFileAttributes now = Files.readAttributes(candidate.file(), BasicFileAttributes.class,
                     LinkOption.NOFOLLOW_LINKS);
             if (!now.isRegularFile()) {
-                return new Outcome.Skipped(new IndexReport.SkippedFile(path, SkipReason.NOT_REGULAR_FILE,
-                        "no longer a regular file when it was to be read; not opened"));
+                throw new DocumentSkippedException(candidate.path(), SkipReason.NOT_REGULAR_FILE,
+                        "no longer a regular file when it was to be read; not opened", null);
             }
-            byte[] bytes = read(candidate.file());
-            if (bytes == null) {
-                return new Outcome.Skipped(new IndexReport.SkippedFile(path, SkipReason.TOO_LARGE,
-                        "grew past the limit of " + maxFileBytes + " bytes while being read"));
-            }
-            ParsedDocument parsed = parser.parse(path, decode(path, bytes));
-            List<TextChunk> textChunks = chunker.chunk(parsed);
-            StoredDocument document = document(parsed);
-            List<StoredChunk> stored = new ArrayList<>(textChunks.size());
-            long tokens = 0;
-            for (int from = 0; from < textChunks.size(); from += batchSize) {
-                if (cancelRequested.getAsBoolean()) {
-                    return new Outcome.Cancelled();
-                }
-                List<TextChunk> batch = textChunks.subList(from, Math.min(textChunks.size(), from + batchSize));
-                List<String> texts = new ArrayList<>(batch.size());
-                for (TextChunk chunk : batch) {
-                    texts.add(chunk.text());
-                }
-                float[][] vectors = embed(path, texts);
-                for (int i = 0; i < batch.size(); i++) {
-                    TextChunk chunk = batch.get(i);
-                    if (chunk.index() != from + i) {
-                        throw new IngestException(path, chunk.startLine(), "the chunker numbered chunk " + (from + i)
-                                + " as " + chunk.index() + "; chunk indexes must run 0, 1, 2, … in order", null);
-                    }
-                    stored.add(new StoredChunk(document.id(), chunk.index(), chunk.text(), vectors[i],
-                            chunk.tokenCount(), chunk.startLine(), chunk.endLine(), chunk.section(), chunk.page()));
-                    tokens += chunk.tokenCount();
-                }
-            }
-            return new Outcome.Ready(document, stored, tokens, parsed.droppedLinks());
-        } catch (IngestException e) {
-            return new Outcome.Failed(e);
+            return DocumentFiles.read(candidate.file(), candidate.maxBytes());
         } catch (NoSuchFileException e) {
-            return new Outcome.Failed(new IngestException(path, 0, "the file disappeared before it was read", e));
+            throw new IngestException(candidate.path(), 0, "the file disappeared before it was read", e);
         } catch (IOException e) {
-            return new Outcome.Failed(new IngestException(path, 0, "the file cannot be read: " + e, e));
-        } catch (RuntimeException e) {
-            // A bug or a surprise in the parser, chunker or embedder must not stop the other files.
-            String what = e instanceof dev.ragkit.error.RagException ? e.getMessage() : e.toString();
-            return new Outcome.Failed(new IngestException(path, 0, what, e));
+            throw new IngestException(candidate.path(), 0, "the file cannot be read: " + e, e);
         }
     }
 
-    private float[][] embed(String path, List<String> texts) {
-        try {
-            return EmbeddingCheck.check(embedder, texts.size(), embedder.embed(texts));
-        } catch (RuntimeException e) {
-            throw new IngestException(path, 0, "embedding failed: " + e.getMessage(), e);
+    /** The stored documents of the candidates, by stored path, in one lookup per thousand paths. */
+    private Map<String, StoredDocument> storedDocuments(List<FolderScanner.Candidate> candidates) {
+        Map<String, StoredDocument> byPath = new HashMap<>();
+        Scope admin = Scope.unrestricted(ingestor.tenant());
+        List<String> paths = new ArrayList<>();
+        for (FolderScanner.Candidate c : candidates) {
+            paths.add(ingestor.storedPath(c.path()));
         }
-    }
-
-    private StoredDocument document(ParsedDocument parsed) {
-        Map<String, String> metadata = new LinkedHashMap<>(parsed.metadata());
-        if (parsed.summary() != null && !parsed.summary().isBlank()) {
-            metadata.put(SUMMARY_KEY, parsed.summary());
+        for (int from = 0; from < paths.size(); from += 1000) {
+            for (StoredDocument d : store.findByPaths(admin, paths.subList(from, Math.min(paths.size(),
+                    from + 1000)))) {
+                byPath.put(d.path(), d);
+            }
         }
-        return StoredDocument.builder()
-                .tenant(tenant)
-                .path(pathPrefix + parsed.path())
-                .title(parsed.title())
-                .docType(blankToNull(parsed.docType()))
-                .promotionLevel(parsed.promotionLevel())
-                .date(parsed.date())
-                .accessTags(parsed.accessTags())
-                .ownerTag(blankToNull(parsed.owner()))
-                .links(prefixed(parsed.links()))
-                .metadata(metadata)
-                .charCount(parsed.bodyCharCount())
-                .build();
+        return byPath;
     }
 
     /** How many of a document's links have no file at their target under the root. */
-    private int brokenLinks(Path root, StoredDocument document) {
+    private static int brokenLinks(Path root, DocumentIngestor.Prepared prepared) {
         int broken = 0;
-        for (String link : document.links()) {
-            String relative = link.substring(pathPrefix.length());
-            if (!Files.isRegularFile(root.resolve(relative))) {
+        for (String link : prepared.parsed().links()) {
+            if (!Files.isRegularFile(root.resolve(link))) {
                 broken++;
             }
         }
         return broken;
     }
 
-    private List<String> prefixed(List<String> links) {
-        if (pathPrefix.isEmpty()) {
-            return links;
-        }
-        List<String> out = new ArrayList<>(links.size());
-        links.forEach(l -> out.add(pathPrefix + l));
-        return out;
-    }
-
-    private static @Nullable String blankToNull(@Nullable String value) {
-        return value == null || value.isBlank() ? null : value;
-    }
-
-    /**
-     * Reads a file, without following a link at its last step, and at most {@code maxFileBytes + 1} bytes.
-     *
-     * @return the bytes, or {@code null} when the file is larger than the limit
-     */
-    private byte @Nullable [] read(Path file) throws IOException {
-        Set<OpenOption> options = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-        SeekableByteChannel channel;
-        try {
-            channel = Files.newByteChannel(file, options);
-        } catch (UnsupportedOperationException e) {
-            channel = Files.newByteChannel(file, StandardOpenOption.READ);
-        }
-        try (InputStream in = Channels.newInputStream(channel)) {
-            if (channel.size() > maxFileBytes) {
-                return null;
-            }
-            byte[] bytes = in.readNBytes((int) maxFileBytes + 1);
-            return bytes.length > maxFileBytes ? null : bytes;
-        }
-    }
-
-    /** Decodes strict UTF-8, naming the line of the first bad byte; rejects NUL bytes (binary files). */
-    private static String decode(String path, byte[] bytes) {
-        for (int i = 0; i < bytes.length; i++) {
-            if (bytes[i] == 0) {
-                throw new IngestException(path, MarkdownDocumentParser.lineAtByte(bytes, i),
-                        "the file contains a NUL byte (offset " + i
-                        + "), so it is binary, not text; exclude it or fix the include globs", null);
-            }
-        }
-        return MarkdownDocumentParser.decodeUtf8(path, bytes);
-    }
-
-    // -------------------------------------------------------------------------------------------------------------
-    // Sync
-
-    private int deleteGone(Walk walk) {
-        Set<String> present = new HashSet<>();
-        for (Candidate c : walk.candidates) {
-            present.add(c.path());
-        }
-        for (IndexReport.SkippedFile s : walk.skipped) {
-            present.add(s.path());
-        }
-        for (WalkFailure f : walk.failed) {
-            present.add(f.report().path());
-        }
-        Scope admin = Scope.unrestricted(tenant);
+    private int deleteGone(FolderScanner.Scan scan) {
+        Set<String> present = scan.seen();
+        Scope admin = Scope.unrestricted(ingestor.tenant());
         int deleted = 0;
         for (StoredDocument document : store.documents(admin)) {
             if (!document.path().startsWith(pathPrefix)) {
                 continue;                       // another folder's document in the same tenant
             }
             String path = document.path().substring(pathPrefix.length());
-            if (present.contains(path) || underUnlistedFolder(path, walk.unlistedFolders)) {
+            if (present.contains(path) || scan.underUnlistedFolder(path)) {
                 continue;
             }
             if (store.delete(admin, document.id())) {
@@ -474,217 +309,100 @@ public final class Indexer {
         return deleted;
     }
 
-    private static boolean underUnlistedFolder(String path, List<String> folders) {
-        for (String folder : folders) {
-            if (folder.isEmpty() || path.startsWith(folder + "/")) {
-                return true;
-            }
+    private void audit(Instant at, Path root, @Nullable IndexReport report, @Nullable Throwable error) {
+        AuditTrail trail = audit;
+        if (trail == null) {
+            return;
         }
-        return false;
+        Map<String, Long> counts = new LinkedHashMap<>();
+        if (report != null) {
+            counts.put("indexed", (long) report.filesIndexed());
+            counts.put("unchanged", (long) report.filesUnchanged());
+            counts.put("skipped", (long) report.filesSkipped().size());
+            counts.put("failed", (long) report.filesFailed().size());
+            counts.put("deleted", (long) report.documentsDeleted());
+            counts.put("chunks", report.chunks());
+            counts.put("tokens", report.tokens());
+        }
+        String what = root.toString();
+        AuditRecord record = new AuditRecord(at, UUID.randomUUID().toString(), ingestor.tenant(), what,
+                AuditRecord.sha256(what), List.of(), 0, settings.embedderName(), null, null,
+                Duration.between(at, clock.instant()).toMillis(), error == null ? AuditOutcome.INDEXED
+                : AuditOutcome.ERROR, error == null ? null : error.getClass().getName(), AuditOperation.INDEX, counts);
+        trail.write(record, error);
     }
 
-    // -------------------------------------------------------------------------------------------------------------
-    // The walk
-
-    private static Path realFolder(Path root) {
-        Path real;
-        try {
-            real = root.toRealPath();
-        } catch (NoSuchFileException e) {
-            throw new IngestException(root.toString(), 0,
-                    "no such folder; pass the folder that holds the documents", e);
-        } catch (IOException e) {
-            throw new IngestException(root.toString(), 0, "the folder cannot be opened: " + e, e);
-        }
-        if (!Files.isDirectory(real)) {
-            throw new IngestException(root.toString(), 0,
-                    "is a file, not a folder; pass the folder that holds the documents", null);
-        }
-        return real;
+    /** The type a path is reported under: its parser's id, or its extension when no parser reads it. */
+    private String typeOf(String path) {
+        return ingestor.parsers().forPath(path).map(DocumentParser::id)
+                .orElseGet(() -> DocumentPaths.extension(path).isEmpty() ? "(none)" : "." + DocumentPaths
+                        .extension(path));
     }
 
-    private List<PathMatcher> matchers(FileSystem fs) {
-        List<PathMatcher> matchers = new ArrayList<>();
-        for (String glob : include) {
-            matchers.add(fs.getPathMatcher("glob:" + glob));
-            if (glob.startsWith("**/")) {
-                // Java's "**/" needs at least one folder; let the glob match files in the root too.
-                matchers.add(fs.getPathMatcher("glob:" + glob.substring(3)));
-            }
-        }
-        return matchers;
-    }
-
-    static boolean isSecretName(String name) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        return lower.startsWith(".env") || lower.endsWith(".pem") || lower.endsWith(".key");
-    }
-
-    private static Duration since(long started) {
-        return Duration.ofNanos(System.nanoTime() - started);
-    }
-
-    /** A file to read: its root-relative path and the real path to open. */
-    private record Candidate(String path, Path file) {
-    }
-
-    private record WalkFailure(IndexReport.FailedFile report, IngestException error) {
-    }
-
-    private sealed interface Outcome {
-        record Ready(StoredDocument document, List<StoredChunk> chunks, long tokens, int droppedLinks)
-                implements Outcome {
-        }
-
-        record Skipped(IndexReport.SkippedFile file) implements Outcome {
-        }
-
-        record Failed(IngestException error) implements Outcome {
-        }
-
-        record Cancelled() implements Outcome {
-        }
-    }
-
-    /** One walk of the root: decides from names and attributes alone, never opening a file. */
-    private final class Walk {
-        final Path realRoot;
-        final List<PathMatcher> matchers;
-        final BooleanSupplier cancelRequested;
-        final List<Candidate> candidates = new ArrayList<>();
+    /** One run's counts, kept as files are done. */
+    private final class Run {
+        final FolderScanner.Scan scan;
         final List<IndexReport.SkippedFile> skipped = new ArrayList<>();
-        final List<WalkFailure> failed = new ArrayList<>();
-        final List<String> unlistedFolders = new ArrayList<>();
-        /** Real paths of the folders being walked, from the root down: a link to one of them is a loop. */
-        final Set<Path> open = new HashSet<>();
-        boolean cancelled;
+        final List<IndexReport.FailedFile> failed = new ArrayList<>();
+        final Map<String, int[]> types = new HashMap<>();
+        int indexed;
+        int unchanged;
+        int done;
+        long chunks;
+        long tokens;
+        long linksDropped;
+        long linksBroken;
 
-        Walk(Path realRoot, List<PathMatcher> matchers, BooleanSupplier cancelRequested) {
-            this.realRoot = realRoot;
-            this.matchers = matchers;
-            this.cancelRequested = cancelRequested;
+        Run(FolderScanner.Scan scan) {
+            this.scan = scan;
         }
 
-        /**
-         * Walks a folder.
-         *
-         * @param realFolder the folder's real path (no links in it)
-         * @param path       its root-relative path, {@code ""} for the root
-         */
-        void folder(Path realFolder, String path) {
-            if (cancelled || cancelRequested.getAsBoolean()) {
-                cancelled = true;
-                return;
-            }
-            List<Path> entries = new ArrayList<>();
-            try (DirectoryStream<Path> stream = Files.newDirectoryStream(realFolder)) {
-                for (Path entry : stream) {
-                    entries.add(entry);
-                }
-            } catch (IOException | RuntimeException e) {
-                if (path.isEmpty()) {
-                    throw new IngestException(realFolder.toString(), 0, "the folder cannot be listed: " + e, e);
-                }
-                unlistedFolders.add(path);
-                fail(path, "the folder cannot be listed: " + e, e);
-                return;
-            }
-            entries.sort(Comparator.comparing(p -> p.getFileName().toString()));
-            open.add(realFolder);
-            try {
-                for (Path entry : entries) {
-                    if (cancelled) {
-                        return;
-                    }
-                    String name = entry.getFileName().toString();
-                    entry(entry, name, path.isEmpty() ? name : path + "/" + name);
-                }
-            } finally {
-                open.remove(realFolder);
-            }
+        void indexed(String path, String type, DocumentIngestor.Ingested ingested, int broken) {
+            indexed++;
+            chunks += ingested.chunks().size();
+            tokens += ingested.tokens();
+            linksDropped += ingested.parsed().droppedLinks();
+            linksBroken += broken;
+            count(type, 0);
+            listener.onFileDone(path, ingested.chunks().size(), ingested.tokens());
         }
 
-        private void entry(Path entry, String name, String path) {
-            BasicFileAttributes attributes;
-            try {
-                attributes = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            } catch (IOException e) {
-                fail(path, "cannot read the file's attributes: " + e, e);
-                return;
-            }
-            boolean folder = attributes.isDirectory();
-            if (!folder && isSecretName(name)) {
-                skip(path, SkipReason.SECRET, "never read, whatever the include globs say");
-                return;
-            }
-            if (name.startsWith(".")) {
-                skip(path, SkipReason.HIDDEN, folder ? "hidden folder, not entered" : "hidden file");
-                return;
-            }
-            if (attributes.isSymbolicLink()) {
-                link(entry, path);
-            } else if (folder) {
-                folder(entry, path);
-            } else {
-                file(entry, path, attributes);
-            }
+        void unchanged(String path, String type) {
+            unchanged++;
+            count(type, 1);
+            listener.onFileUnchanged(path);
         }
 
-        private void link(Path link, String path) {
-            Path target;
-            BasicFileAttributes attributes;
-            try {
-                target = link.toRealPath();
-                attributes = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            } catch (IOException e) {
-                skip(path, SkipReason.BROKEN_SYMLINK, "cannot be resolved: " + e.getMessage());
-                return;
-            }
-            if (!target.startsWith(realRoot)) {
-                skip(path, SkipReason.SYMLINK_OUTSIDE_ROOT, "points outside the root; not followed");
-                return;
-            }
-            if (attributes.isDirectory()) {
-                if (open.contains(target)) {
-                    skip(path, SkipReason.SYMLINK_LOOP, "points to a folder that contains it; not followed");
-                } else {
-                    folder(target, path);
-                }
-            } else {
-                file(target, path, attributes);
-            }
+        void skipped(IndexReport.SkippedFile file, String type) {
+            LOG.debug("skipped {}: {} ({})", file.path(), file.reason().description(), file.detail());
+            skipped.add(file);
+            count(type, 2);
+            listener.onFileSkipped(file.path(), file.reason(), file.detail());
         }
 
-        private void file(Path file, String path, BasicFileAttributes attributes) {
-            if (!matches(path)) {
-                return;
-            }
-            if (!attributes.isRegularFile()) {
-                skip(path, SkipReason.NOT_REGULAR_FILE, "a pipe, socket or device; not opened");
-            } else if (attributes.size() > maxFileBytes) {
-                skip(path, SkipReason.TOO_LARGE, attributes.size() + " bytes, limit " + maxFileBytes);
-            } else {
-                candidates.add(new Candidate(path, file));
-            }
+        void failed(String path, String type, IngestException error) {
+            LOG.warn("{}", error.getMessage());
+            failed.add(new IndexReport.FailedFile(path, error.getMessage()));
+            count(type, 3);
+            listener.onFileFailed(path, error);
         }
 
-        private boolean matches(String path) {
-            Path relative = realRoot.getFileSystem().getPath(path);
-            for (PathMatcher matcher : matchers) {
-                if (matcher.matches(relative)) {
-                    return true;
-                }
-            }
-            return false;
+        private void count(String type, int which) {
+            types.computeIfAbsent(type, t -> new int[4])[which]++;
         }
 
-        private void skip(String path, SkipReason reason, String detail) {
-            skipped.add(new IndexReport.SkippedFile(path, reason, detail));
+        IndexProgress progress(long started) {
+            return new IndexProgress(done, scan.candidates.size(), chunks, tokens,
+                    Duration.ofNanos(System.nanoTime() - started));
         }
 
-        private void fail(String path, String message, Exception cause) {
-            IngestException error = new IngestException(path, 0, message, cause);
-            failed.add(new WalkFailure(new IndexReport.FailedFile(path, error.getMessage()), error));
+        IndexReport report(int deleted, boolean cancelled, Duration elapsed) {
+            skipped.sort(java.util.Comparator.comparing(IndexReport.SkippedFile::path));
+            failed.sort(java.util.Comparator.comparing(IndexReport.FailedFile::path));
+            Map<String, IndexReport.TypeCounts> counts = new HashMap<>();
+            types.forEach((type, c) -> counts.put(type, new IndexReport.TypeCounts(c[0], c[1], c[2], c[3])));
+            return new IndexReport(indexed, unchanged, skipped, failed, chunks, tokens, deleted, linksDropped,
+                    linksBroken, counts, cancelled, elapsed);
         }
     }
 
@@ -693,24 +411,50 @@ public final class Indexer {
     /** Builds an {@link Indexer}. Not thread-safe. */
     public static final class Builder {
         private @Nullable DocumentStore store;
-        private @Nullable Embedder embedder;
-        private @Nullable String tenant;
-        private @Nullable MarkdownDocumentParser parser;
-        private @Nullable Chunker chunker;
+        private final DocumentIngestor.Builder ingestor = DocumentIngestor.builder();
         private List<String> include = DEFAULT_INCLUDE;
-        private long maxFileBytes = DEFAULT_MAX_FILE_BYTES;
-        private int batchSize = DEFAULT_BATCH_SIZE;
+        private List<String> exclude = List.of();
+        private @Nullable Long maxFileBytes;
         private IndexListener listener = IndexListener.NONE;
         private boolean sync;
+        private boolean incremental = true;
         private String pathPrefix = "";
+        private @Nullable AuditSink auditSink;
+        private AuditFailurePolicy auditFailurePolicy = AuditFailurePolicy.LOG_AND_CONTINUE;
+        private Clock clock = Clock.systemUTC();
 
         private Builder() {
         }
 
-        /**
-         * @param store where documents go (required)
-         * @return this builder
-         */
+        Builder copy() {
+            Builder b = new Builder();
+            b.store = store;
+            b.ingestor.embedder = ingestor.embedder;
+            b.ingestor.tenant = ingestor.tenant;
+            b.ingestor.parsers = ingestor.parsers;
+            b.ingestor.chunker = ingestor.chunker;
+            b.ingestor.batchSize = ingestor.batchSize;
+            b.ingestor.pathPrefix = ingestor.pathPrefix;
+            b.ingestor.parseTimeout = ingestor.parseTimeout;
+            b.ingestor.maxChars = ingestor.maxChars;
+            b.include = include;
+            b.exclude = exclude;
+            b.maxFileBytes = maxFileBytes;
+            b.listener = listener;
+            b.sync = sync;
+            b.incremental = incremental;
+            b.pathPrefix = pathPrefix;
+            b.auditSink = auditSink;
+            b.auditFailurePolicy = auditFailurePolicy;
+            b.clock = clock;
+            return b;
+        }
+
+        String embedderName() {
+            return ingestor.embedder == null ? "" : ingestor.embedder.name();
+        }
+
+        /** @param store where documents go (required) @return this builder */
         public Builder store(DocumentStore store) {
             this.store = Objects.requireNonNull(store, "store");
             return this;
@@ -722,7 +466,7 @@ public final class Indexer {
          * @return this builder
          */
         public Builder embedder(Embedder embedder) {
-            this.embedder = Objects.requireNonNull(embedder, "embedder");
+            ingestor.embedder(embedder);
             return this;
         }
 
@@ -733,62 +477,48 @@ public final class Indexer {
          * @throws IllegalArgumentException when blank
          */
         public Builder tenant(String tenant) {
-            Objects.requireNonNull(tenant, "tenant");
-            if (tenant.isBlank()) {
-                throw new IllegalArgumentException("tenant must not be blank");
-            }
-            this.tenant = tenant;
+            ingestor.tenant(tenant);
             return this;
         }
 
         /**
-         * @param parser the markdown parser; default {@code new MarkdownDocumentParser()}
+         * @param parsers the parsers to choose from by type (default {@link DocumentParsers#standard()})
          * @return this builder
          */
-        public Builder parser(MarkdownDocumentParser parser) {
-            this.parser = Objects.requireNonNull(parser, "parser");
+        public Builder parsers(DocumentParsers parsers) {
+            ingestor.parsers(parsers);
             return this;
+        }
+
+        /**
+         * @param parser the only parser: files of other types are skipped as unsupported
+         * @return this builder
+         */
+        public Builder parser(DocumentParser parser) {
+            return parsers(DocumentParsers.of(List.of(Objects.requireNonNull(parser, "parser"))));
         }
 
         /**
          * @param chunker the chunker; default a {@link TokenWindowChunker} of 500 tokens with 50 overlap, counting
-         *                with {@link TokenCounters#jtokkit()}
+         *                with {@code TokenCounters.jtokkit()}
          * @return this builder
          */
         public Builder chunker(Chunker chunker) {
-            this.chunker = Objects.requireNonNull(chunker, "chunker");
+            ingestor.chunker(chunker);
             return this;
         }
 
         /**
-         * Sets the globs a file's root-relative path must match (any of them), replacing the defaults. Syntax
-         * of {@link FileSystem#getPathMatcher} {@code glob:}; a glob starting with {@code **}{@code /} also
-         * matches files in the root.
+         * Sets the globs a file's root-relative path must match (any of them) to be read, replacing the default
+         * {@code **}{@code /*}. Syntax of {@link java.nio.file.FileSystem#getPathMatcher} {@code glob:}; a glob
+         * starting with {@code **}{@code /} also matches files in the root.
          *
          * @param globs the globs, at least one
          * @return this builder
          * @throws IllegalArgumentException when empty, or a glob is blank or malformed
          */
         public Builder include(Collection<String> globs) {
-            Objects.requireNonNull(globs, "globs");
-            if (globs.isEmpty()) {
-                throw new IllegalArgumentException("include needs at least one glob, e.g. **/*.md");
-            }
-            List<String> copy = new ArrayList<>(globs.size());
-            for (String glob : globs) {
-                Objects.requireNonNull(glob, "glob");
-                if (glob.isBlank()) {
-                    throw new IllegalArgumentException("an include glob must not be blank");
-                }
-                try {
-                    FileSystems.getDefault().getPathMatcher("glob:" + glob);
-                } catch (PatternSyntaxException e) {
-                    throw new IllegalArgumentException("include glob '" + glob + "' is malformed: "
-                            + e.getDescription(), e);
-                }
-                copy.add(glob);
-            }
-            this.include = List.copyOf(copy);
+            this.include = globs(globs, "include", false);
             return this;
         }
 
@@ -801,8 +531,49 @@ public final class Indexer {
         }
 
         /**
-         * @param bytes the largest file to read, from 1 to {@link #MAX_FILE_BYTES_LIMIT}; larger files are
-         *              skipped unread. Default {@link #DEFAULT_MAX_FILE_BYTES}
+         * @param globs paths matching any of these are left out (and listed as excluded), whatever the include
+         *              globs say; default none
+         * @return this builder
+         * @throws IllegalArgumentException when a glob is blank or malformed
+         */
+        public Builder exclude(Collection<String> globs) {
+            this.exclude = globs(globs, "exclude", true);
+            return this;
+        }
+
+        /**
+         * @param globs see {@link #exclude(Collection)}
+         * @return this builder
+         */
+        public Builder exclude(String... globs) {
+            return exclude(List.of(Objects.requireNonNull(globs, "globs")));
+        }
+
+        private static List<String> globs(Collection<String> globs, String what, boolean emptyAllowed) {
+            Objects.requireNonNull(globs, "globs");
+            if (globs.isEmpty() && !emptyAllowed) {
+                throw new IllegalArgumentException(what + " needs at least one glob, e.g. **/*.md");
+            }
+            List<String> copy = new ArrayList<>(globs.size());
+            for (String glob : globs) {
+                Objects.requireNonNull(glob, "glob");
+                if (glob.isBlank()) {
+                    throw new IllegalArgumentException("an " + what + " glob must not be blank");
+                }
+                try {
+                    FileSystems.getDefault().getPathMatcher("glob:" + glob);
+                } catch (PatternSyntaxException e) {
+                    throw new IllegalArgumentException(what + " glob '" + glob + "' is malformed: "
+                            + e.getDescription(), e);
+                }
+                copy.add(glob);
+            }
+            return List.copyOf(copy);
+        }
+
+        /**
+         * @param bytes the largest file to read, whatever its type, from 1 to {@link #MAX_FILE_BYTES_LIMIT}; larger
+         *              files are skipped unread. Default: each parser's own limit ({@link DocumentParser#maxBytes()})
          * @return this builder
          * @throws IllegalArgumentException when out of range
          */
@@ -816,23 +587,22 @@ public final class Indexer {
         }
 
         /**
-         * @param texts the most chunk texts per {@link Embedder#embed} call, at least 1. Default
-         *              {@link #DEFAULT_BATCH_SIZE}
+         * @param texts the most chunk texts per {@link Embedder#embed} call, at least 1; default 64
          * @return this builder
          * @throws IllegalArgumentException when below 1
          */
         public Builder batchSize(int texts) {
-            if (texts < 1) {
-                throw new IllegalArgumentException("batchSize must be at least 1, got " + texts);
-            }
-            this.batchSize = texts;
+            ingestor.batchSize(texts);
             return this;
         }
 
-        /**
-         * @param listener observes the run; default {@link IndexListener#NONE}
-         * @return this builder
-         */
+        /** @param timeout the longest one file's parse may take (default one minute) @return this builder */
+        public Builder parseTimeout(Duration timeout) {
+            ingestor.parseTimeout(timeout);
+            return this;
+        }
+
+        /** @param listener observes the run; default {@link IndexListener#NONE} @return this builder */
         public Builder listener(IndexListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
             return this;
@@ -845,6 +615,16 @@ public final class Indexer {
          */
         public Builder sync(boolean sync) {
             this.sync = sync;
+            return this;
+        }
+
+        /**
+         * @param incremental whether a file whose bytes and embedder did not change is left as it is stored (the
+         *                    default); {@code false} reads every file again
+         * @return this builder
+         */
+        public Builder incremental(boolean incremental) {
+            this.incremental = incremental;
             return this;
         }
 
@@ -872,33 +652,51 @@ public final class Indexer {
                 p = p + "/";
             }
             this.pathPrefix = p;
+            ingestor.pathPrefix(p);
+            return this;
+        }
+
+        /**
+         * @param sink receives one {@link AuditOperation#INDEX} record per run (default: none)
+         * @return this builder
+         */
+        public Builder auditSink(AuditSink sink) {
+            this.auditSink = Objects.requireNonNull(sink, "sink");
+            return this;
+        }
+
+        /** @param policy what a failing audit sink does (default LOG_AND_CONTINUE) @return this builder */
+        public Builder auditFailurePolicy(AuditFailurePolicy policy) {
+            this.auditFailurePolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** @param clock timestamps audit records (default UTC system clock) @return this builder */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
         /**
          * @return the indexer
-         * @throws IllegalStateException when store, embedder or tenant is missing
+         * @throws IllegalStateException when store, embedder or tenant is missing (all missing ones are named)
          */
         public Indexer build() {
             List<String> missing = new ArrayList<>();
             if (store == null) {
                 missing.add("store(..)");
             }
-            if (embedder == null) {
+            if (ingestor.embedder == null) {
                 missing.add("embedder(..)");
             }
-            if (tenant == null) {
+            if (ingestor.tenant == null) {
                 missing.add("tenant(..)");
             }
             if (!missing.isEmpty()) {
                 throw new IllegalStateException("an Indexer needs a store, an embedder and a tenant; call "
                         + String.join(", ", missing) + " (a single-tenant application can use tenant(\"default\"))");
             }
-            MarkdownDocumentParser p = parser != null ? parser : new MarkdownDocumentParser();
-            Chunker c = chunker != null ? chunker
-                    : TokenWindowChunker.builder().counter(TokenCounters.jtokkit()).maxTokens(500).overlapTokens(50)
-                            .build();
-            return new Indexer(this, store, embedder, tenant, p, c);
+            return new Indexer(this, Objects.requireNonNull(store), ingestor.build());
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.ragkit.ingest;
 import dev.ragkit.store.PromotionLevel;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -186,5 +187,139 @@ public record ParsedDocument(
             count += lines.get(i).length() + (i + 1 < lines.size() ? 1 : 0);
         }
         return count;
+    }
+
+    /**
+     * A builder for parsers: everything but the path and the lines has a default (the title is the file name
+     * without its extension, no sections, no pages, {@link Structure#PLAIN}).
+     *
+     * @param path the document's normalised path
+     * @return a builder
+     */
+    public static Builder builder(String path) {
+        return new Builder(path);
+    }
+
+    /** Builds a {@link ParsedDocument}; the record's constructor checks the values. Not thread-safe. */
+    public static final class Builder {
+        private final String path;
+        private @Nullable String title;
+        private @Nullable String docType;
+        private PromotionLevel promotionLevel = PromotionLevel.STANDARD;
+        private @Nullable LocalDate date;
+        private SortedSet<String> accessTags = new TreeSet<>();
+        private @Nullable String owner;
+        private @Nullable String summary;
+        private Map<String, String> metadata = new LinkedHashMap<>();
+        private List<String> links = List.of();
+        private int droppedLinks;
+        private List<String> lines = List.of();
+        private int firstBodyLine = 1;
+        private @Nullable List<@Nullable String> sections;
+        private List<Integer> pages = List.of();
+        private Structure structure = Structure.PLAIN;
+
+        private Builder(String path) {
+            this.path = Objects.requireNonNull(path, "path");
+        }
+
+        /** @param title the title (default: the file name without its extension) @return this builder */
+        public Builder title(String title) {
+            this.title = Objects.requireNonNull(title, "title");
+            return this;
+        }
+
+        /** @param type the document type, e.g. {@code handbook} @return this builder */
+        public Builder docType(String type) {
+            this.docType = Objects.requireNonNull(type, "type");
+            return this;
+        }
+
+        /** @param level how the organisation marked it @return this builder */
+        public Builder promotionLevel(PromotionLevel level) {
+            this.promotionLevel = Objects.requireNonNull(level, "level");
+            return this;
+        }
+
+        /** @param date the document's date @return this builder */
+        public Builder date(LocalDate date) {
+            this.date = Objects.requireNonNull(date, "date");
+            return this;
+        }
+
+        /** @param tags the access tags @return this builder */
+        public Builder accessTags(Collection<String> tags) {
+            this.accessTags = new TreeSet<>(Objects.requireNonNull(tags, "tags"));
+            return this;
+        }
+
+        /** @param owner the owner tag @return this builder */
+        public Builder owner(String owner) {
+            this.owner = Objects.requireNonNull(owner, "owner");
+            return this;
+        }
+
+        /** @param summary a summary @return this builder */
+        public Builder summary(String summary) {
+            this.summary = Objects.requireNonNull(summary, "summary");
+            return this;
+        }
+
+        /** @param metadata further fields (the author, a language) @return this builder */
+        public Builder metadata(Map<String, String> metadata) {
+            this.metadata = new LinkedHashMap<>(Objects.requireNonNull(metadata, "metadata"));
+            return this;
+        }
+
+        /** @param links the local links and how many were dropped for leaving the root @return this builder */
+        public Builder links(DocumentPaths.Links links) {
+            this.links = links.links();
+            this.droppedLinks = links.dropped();
+            return this;
+        }
+
+        /** @param lines every line of the text @return this builder */
+        public Builder lines(List<String> lines) {
+            this.lines = List.copyOf(Objects.requireNonNull(lines, "lines"));
+            return this;
+        }
+
+        /** @param line the first line of the body (after front matter; default 1) @return this builder */
+        public Builder firstBodyLine(int line) {
+            this.firstBodyLine = line;
+            return this;
+        }
+
+        /** @param sections the section of each line (same size as the lines) @return this builder */
+        public Builder sections(List<@Nullable String> sections) {
+            this.sections = new ArrayList<>(Objects.requireNonNull(sections, "sections"));
+            return this;
+        }
+
+        /** @param pages the 1-based page of each line (same size as the lines) @return this builder */
+        public Builder pages(List<Integer> pages) {
+            this.pages = List.copyOf(Objects.requireNonNull(pages, "pages"));
+            return this;
+        }
+
+        /** @param structure how the lines are marked up (default PLAIN) @return this builder */
+        public Builder structure(Structure structure) {
+            this.structure = Objects.requireNonNull(structure, "structure");
+            return this;
+        }
+
+        /**
+         * @return the document
+         * @throws IllegalArgumentException when sections or pages do not match the lines
+         */
+        public ParsedDocument build() {
+            List<@Nullable String> perLine = sections;
+            if (perLine == null) {
+                perLine = new ArrayList<>(Collections.nCopies(lines.size(), (String) null));
+            }
+            return new ParsedDocument(path, title != null ? title : DocumentPaths.baseName(path), docType,
+                    promotionLevel, date, accessTags, owner, summary, metadata, links, droppedLinks, lines,
+                    firstBodyLine, perLine, pages, structure);
+        }
     }
 }

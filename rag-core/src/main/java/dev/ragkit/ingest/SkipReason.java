@@ -1,8 +1,9 @@
 package dev.ragkit.ingest;
 
 /**
- * Why the {@link Indexer} left a file or folder alone. None of these is read: the decision is made from the
- * name and the file attributes before anything is opened.
+ * Why the {@link Indexer} left a file or folder alone. Most are decided from the name and the file attributes,
+ * before anything is opened; {@link #ENCRYPTED}, {@link #NO_TEXT_LAYER}, {@link #SECRET_CONTENT} and a format found
+ * {@link #UNSUPPORTED_TYPE} by its bytes are decided by reading the file, which is then not stored.
  */
 public enum SkipReason {
     /** The name marks a file that may hold secrets: {@code .env*}, {@code *.pem}, {@code *.key}. */
@@ -18,7 +19,17 @@ public enum SkipReason {
     /** A symbolic link that cannot be resolved: its target is missing, or links point at each other. */
     BROKEN_SYMLINK("symbolic link that cannot be resolved"),
     /** A matching name that is not a regular file (a pipe, socket or device), which could block a read. */
-    NOT_REGULAR_FILE("not a regular file");
+    NOT_REGULAR_FILE("not a regular file"),
+    /** No parser reads the file's type (by its extension, or by its bytes). */
+    UNSUPPORTED_TYPE("no parser reads this type"),
+    /** Left out by the include and exclude globs. */
+    EXCLUDED("excluded by the include/exclude globs"),
+    /** An encrypted document whose password is not empty. */
+    ENCRYPTED("encrypted"),
+    /** A scanned document with no text to extract (RagKit does not run OCR). */
+    NO_TEXT_LAYER("no text layer (scanned; no OCR)"),
+    /** The text holds a private key block, or mostly credential-looking assignments. */
+    SECRET_CONTENT("holds secrets (a private key or credentials)");
 
     private final String description;
 

@@ -1,5 +1,7 @@
 package dev.ragkit.generation;
 
+import dev.ragkit.grounding.Citation;
+import dev.ragkit.grounding.CitationExtractor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ragkit.RagPipeline;
@@ -45,6 +47,22 @@ final class ExtractiveBackendTest {
             ids.add(m.group(1));
         }
         return ids;
+    }
+
+    @Test
+    void chat_sentenceFromAPagedDocument_isQuotedWithItsPage() {
+        String text = "Annual leave is 25 days. Unused days expire in March.";
+        StoredDocument d = StoredDocument.builder().tenant("t").path("hr-handbook.pdf").title("Handbook")
+                .charCount(text.length()).build();
+        StoredChunk c = new StoredChunk(d.id(), 3, text, null, 12, 4, 4, "Leave", 12);
+        ContextBlock paged = new ContextBlock(ContextBlock.Kind.RELEVANT, d, c, text, 4, 4, 0.8, 0.8, 0.8, null, false);
+
+        ChatResult r = new ExtractiveBackend().chat(prompt(List.of(paged), "How many days of annual leave?"));
+
+        assertThat(r.text()).contains("Annual leave is 25 days. (p. 12) [SourceId: " + paged.sourceId() + "]");
+        Citation cited = CitationExtractor.standard().extract(r.text(), List.of(paged)).citations().get(0);
+        assertThat(cited.page()).isEqualTo(12);
+        assertThat(cited.location()).isEqualTo("hr-handbook.pdf p. 12, lines 4\u20134");
     }
 
     @Test
@@ -100,6 +118,14 @@ final class ExtractiveBackendTest {
         assertThat(ExtractiveBackend.sentences("# Title\n\nTenants are kept apart\non every read. Tags too!\n\n"
                 + "## Next\nShort one"))
                 .containsExactly("Tenants are kept apart on every read.", "Tags too!", "Short one");
+    }
+
+    @Test
+    void sentences_plainTextHeadingsFromWordOrHtmlAreSkippedButShortAnswersAreNot() {
+        assertThat(ExtractiveBackend.sentences("Install\n\nOn Linux use apt.\n\nParental leave\n\n"
+                + "Run ./install.sh\n\nPort 8080 is the default port\n\n- Debian 12"))
+                .containsExactly("On Linux use apt.", "Run ./install.sh", "Port 8080 is the default port",
+                        "Debian 12");
     }
 
     @Test

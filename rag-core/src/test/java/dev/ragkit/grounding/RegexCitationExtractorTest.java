@@ -54,7 +54,7 @@ final class RegexCitationExtractorTest {
             assertThat(c.chunkIndex()).isEqualTo(2);
             assertThat(c.startLine()).isEqualTo(12);
             assertThat(c.endLine()).isEqualTo(20);
-            assertThat(c.location()).isEqualTo("guides/install.md:12-20");
+            assertThat(c.location()).isEqualTo("guides/install.md p. 4, lines 12–20");   // a paged chunk
             assertThat(c.section()).isEqualTo("Install > Linux");
             assertThat(c.sectionOrNa()).isEqualTo("Install > Linux");
             assertThat(c.page()).isEqualTo(4);

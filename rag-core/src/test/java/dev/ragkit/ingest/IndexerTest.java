@@ -78,6 +78,91 @@ final class IndexerTest {
     }
 
     @Test
+    void index_secondRunOnAnUnchangedFolder_readsButNeitherParsesNorEmbeds() throws IOException {
+        Path root = root();
+        write(root, "a.md", "alpha\nbeta\n");
+        write(root, "b.txt", "gamma\n");
+        indexer().build().index(root);
+        int calls = embedder.calls().size();
+        List<String> unchanged = new ArrayList<>();
+
+        IndexReport again = indexer().listener(new IndexListener() {
+            @Override
+            public void onFileUnchanged(String path) {
+                unchanged.add(path);
+            }
+        }).build().index(root);
+
+        assertThat(again.filesUnchanged()).isEqualTo(2);
+        assertThat(again.filesIndexed()).isZero();
+        assertThat(unchanged).containsExactly("a.md", "b.txt");
+        assertThat(embedder.calls()).hasSize(calls);
+        assertThat(again.types().get("markdown")).isEqualTo(new IndexReport.TypeCounts(0, 1, 0, 0));
+    }
+
+    @Test
+    void index_anotherEmbedderOrIncrementalOff_embedsAgain() throws IOException {
+        Path root = root();
+        write(root, "a.md", "alpha\n");
+        indexer().build().index(root);
+        RecordingEmbedder other = new RecordingEmbedder("other-model", 64);
+
+        IndexReport switched = Indexer.builder().store(store).embedder(other).tenant(TENANT).chunker(LINES).build()
+                .index(root);
+        IndexReport forced = indexer().incremental(false).build().index(root);
+
+        assertThat(switched.filesIndexed()).isEqualTo(1);
+        assertThat(other.calls()).hasSize(1);
+        assertThat(forced.filesIndexed()).isEqualTo(1);
+    }
+
+    @Test
+    void index_keyInADocumentOfAnyName_isSkippedAsSecretAndNeverStored() throws IOException {
+        Path root = root();
+        write(root, "id_rsa.md", "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n");
+        write(root, "ok.md", "fine\n");
+
+        IndexReport report = indexer().build().index(root);
+
+        assertThat(report.filesSkipped()).extracting(IndexReport.SkippedFile::path, IndexReport.SkippedFile::reason)
+                .containsExactly(tuple("id_rsa.md", SkipReason.SECRET_CONTENT));
+        assertThat(storedPaths()).containsExactly("ok.md");
+        assertThat(embedder.calls()).noneSatisfy(call -> assertThat(String.join(" ", call)).contains("MIIE"));
+    }
+
+    @Test
+    void index_excludeGlobs_leaveFilesOutAndListThem() throws IOException {
+        Path root = root();
+        write(root, "a.md", "keep\n");
+        write(root, "drafts/b.md", "draft\n");
+
+        IndexReport report = indexer().exclude("**/drafts/**", "drafts/**").build().index(root);
+
+        assertThat(storedPaths()).containsExactly("a.md");
+        assertThat(report.filesSkipped()).extracting(IndexReport.SkippedFile::path, IndexReport.SkippedFile::reason)
+                .containsExactly(tuple("drafts/b.md", SkipReason.EXCLUDED));
+    }
+
+    @Test
+    void index_withAnAuditSink_writesOneIndexRecordPerRun() throws IOException {
+        Path root = root();
+        write(root, "a.md", "alpha\n");
+        write(root, "b.png", "not text");
+        List<dev.ragkit.audit.AuditRecord> records = new ArrayList<>();
+
+        indexer().auditSink(records::add).build().index(root);
+
+        assertThat(records).singleElement().satisfies(r -> {
+            assertThat(r.operation()).isEqualTo(dev.ragkit.audit.AuditOperation.INDEX);
+            assertThat(r.outcome()).isEqualTo(dev.ragkit.audit.AuditOutcome.INDEXED);
+            assertThat(r.tenant()).isEqualTo(TENANT);
+            assertThat(r.counts()).containsEntry("indexed", 1L).containsEntry("skipped", 1L)
+                    .containsEntry("failed", 0L);
+            assertThat(r.query()).isEqualTo(root.toString());
+        });
+    }
+
+    @Test
     void index_linksLeavingTheRootOrPointingNowhere_areCountedApart() throws IOException {
         Path root = root();
         write(root, "a.md", "# A\n\nSee [b](b.md), [gone](gone.md), [out](../outside.md) and [web](https://x.org).\n");
@@ -136,13 +221,18 @@ final class IndexerTest {
 
         IndexReport report = indexer().build().index(root);
 
-        assertThat(storedPaths()).containsExactly("guide/deep/er/leaf.md", "guide/intro.markdown", "notes.txt",
-                "readme.md");
-        assertThat(report.filesIndexed()).isEqualTo(4);
-        assertThat(report.filesSkipped()).isEmpty();
+        // every type some parser reads (data.json is code); the picture is listed as unsupported, not ignored
+        assertThat(storedPaths()).containsExactly("data.json", "guide/deep/er/leaf.md", "guide/intro.markdown",
+                "notes.txt", "readme.md");
+        assertThat(report.filesIndexed()).isEqualTo(5);
+        assertThat(report.filesSkipped()).extracting(IndexReport.SkippedFile::path, IndexReport.SkippedFile::reason)
+                .containsExactly(tuple("guide/picture.png", SkipReason.UNSUPPORTED_TYPE));
         assertThat(report.filesFailed()).isEmpty();
-        assertThat(report.chunks()).isEqualTo(8);
-        assertThat(report.tokens()).isEqualTo(16);
+        assertThat(report.chunks()).isEqualTo(9);
+        assertThat(report.types()).containsEntry("markdown", new IndexReport.TypeCounts(3, 0, 0, 0))
+                .containsEntry("text", new IndexReport.TypeCounts(1, 0, 0, 0))
+                .containsEntry("code", new IndexReport.TypeCounts(1, 0, 0, 0))
+                .containsEntry(".png", new IndexReport.TypeCounts(0, 0, 1, 0));
         assertThat(report.cancelled()).isFalse();
         assertThat(report.succeeded()).isTrue();
         assertThat(chunksOf("notes.txt")).extracting(StoredChunk::text, StoredChunk::startLine)
@@ -232,13 +322,17 @@ final class IndexerTest {
     void index_customGlobs_replaceTheDefaults() throws IOException {
         Path root = root();
         write(root, "a.md", "markdown");
-        write(root, "b.rst", "restructured");
-        write(root, "sub/c.rst", "nested restructured");
+        write(root, "b.txt", "plain text");
+        write(root, "sub/c.txt", "nested plain text");
 
-        IndexReport report = indexer().include("**/*.rst").build().index(root);
+        IndexReport report = indexer().include("**/*.txt").build().index(root);
 
-        assertThat(storedPaths()).containsExactly("b.rst", "sub/c.rst");
+        assertThat(storedPaths()).containsExactly("b.txt", "sub/c.txt");
         assertThat(report.filesIndexed()).isEqualTo(2);
+        assertThat(report.filesSkipped()).singleElement().satisfies(s -> {
+            assertThat(s.path()).isEqualTo("a.md");
+            assertThat(s.reason()).isEqualTo(SkipReason.EXCLUDED);
+        });
     }
 
     @Test
@@ -322,15 +416,16 @@ final class IndexerTest {
         write(root, "big.md", "BIGWORD " + "y".repeat(200));
         Path sparse = root.resolve("huge.md");
         try (RandomAccessFile file = new RandomAccessFile(sparse.toFile(), "rw")) {
-            file.setLength(Indexer.DEFAULT_MAX_FILE_BYTES + 1);
+            file.setLength(new MarkdownDocumentParser().maxBytes() + 1);
         }
 
         IndexReport small = indexer().maxFileBytes(100).build().index(root);
 
         assertThat(small.filesSkipped()).extracting(IndexReport.SkippedFile::path, IndexReport.SkippedFile::reason,
                 IndexReport.SkippedFile::detail).containsExactly(
-                        tuple("big.md", SkipReason.TOO_LARGE, "208 bytes, limit 100"),
-                        tuple("huge.md", SkipReason.TOO_LARGE, (Indexer.DEFAULT_MAX_FILE_BYTES + 1) + " bytes, limit 100"));
+                        tuple("big.md", SkipReason.TOO_LARGE, "208 bytes, limit 100 for markdown files"),
+                        tuple("huge.md", SkipReason.TOO_LARGE, (new MarkdownDocumentParser().maxBytes() + 1)
+                                + " bytes, limit 100 for markdown files"));
         assertThat(storedPaths()).containsExactly("small.md");
 
         IndexReport defaults = indexer().build().index(root);
@@ -416,7 +511,7 @@ final class IndexerTest {
         Path link = Files.createSymbolicLink(temp.resolve("link-to-notes"), hidden);
 
         assertThat(indexer().build().index(hidden).filesIndexed()).isEqualTo(1);
-        assertThat(indexer().build().index(link).filesIndexed()).isEqualTo(1);
+        assertThat(indexer().build().index(link).filesUnchanged()).isEqualTo(1);   // same bytes, same path
         assertThat(storedPaths()).containsExactly("a.md");
     }
 
@@ -441,7 +536,8 @@ final class IndexerTest {
         assertThat(after).hasSize(2);
         assertThat(chunksOf("a.md")).extracting(StoredChunk::text).containsExactly("rewritten version");
         assertThat(chunksOf("b/c.md")).extracting(StoredChunk::text).containsExactly("unchanged");
-        assertThat(again.filesIndexed()).isEqualTo(2);
+        assertThat(again.filesIndexed()).isEqualTo(1);                // a.md changed
+        assertThat(again.filesUnchanged()).isEqualTo(1);              // b/c.md: same bytes, same embedder
         List<SearchHit> hits = store.search(SearchRequest.builder(ADMIN).text("first").k(10).build());
         assertThat(hits).isEmpty();
     }
@@ -549,11 +645,15 @@ final class IndexerTest {
 
         IndexReport report = indexer().build().index(root);
 
+        // not UTF-8: fails with the line and the fix; binary bytes under a text name: skipped with that reason
         assertThat(report.filesFailed()).extracting(IndexReport.FailedFile::path, IndexReport.FailedFile::message)
                 .containsExactly(
-                        tuple("binary.txt", "binary.txt:2: the file contains a NUL byte (offset 3), so it is binary,"
-                                + " not text; exclude it or fix the include globs"),
                         tuple("latin1.md", "latin1.md:2: the file is not valid UTF-8 (byte offset 12); save it as UTF-8"));
+        assertThat(report.filesSkipped()).singleElement().satisfies(s -> {
+            assertThat(s.path()).isEqualTo("binary.txt");
+            assertThat(s.reason()).isEqualTo(SkipReason.UNSUPPORTED_TYPE);
+            assertThat(s.detail()).contains("binary content under a .txt name");
+        });
         assertThat(storedPaths()).containsExactly("good.md");
     }
 
@@ -811,12 +911,13 @@ final class IndexerTest {
     @Test
     void toBuilder_keepsEverySetting() throws IOException {
         Path root = root();
-        write(root, "a.rst", "one\ntwo\nthree\n");
-        Indexer original = indexer().include("*.rst").batchSize(1).build();
+        write(root, "a.txt", "one\ntwo\nthree\n");
+        write(root, "b.md", "not included\n");
+        Indexer original = indexer().include("*.txt").batchSize(1).build();
 
         original.toBuilder().build().index(root);
 
-        assertThat(storedPaths()).containsExactly("a.rst");
+        assertThat(storedPaths()).containsExactly("a.txt");
         assertThat(embedder.calls()).hasSize(3);
     }
 

@@ -1,0 +1,117 @@
+package dev.ragkit.benchmarks;
+
+import dev.langchain4j.data.document.parser.apache.pdfbox.ApachePdfBoxDocumentParser;
+import dev.ragkit.documents.PdfDocumentParser;
+import dev.ragkit.ingest.DocumentSource;
+import dev.ragkit.ingest.ParsedDocument;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.pdmodel.PDPageContentStream;
+import org.apache.pdfbox.pdmodel.common.PDRectangle;
+import org.apache.pdfbox.pdmodel.font.PDType1Font;
+import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Parsing one {@value #PAGES}-page PDF (written by PDFBox at set-up: 45 lines of prose per page, about 3,300
+ * characters a page) into text:
+ * <ul>
+ *   <li>{@link Impl#RAGKIT}: {@code PdfDocumentParser} — text page by page, each line tagged with its page, the
+ *       outline read, streams cached in temporary files rather than the heap;</li>
+ *   <li>{@link Impl#LANGCHAIN4J}: LangChain4j's {@code ApachePdfBoxDocumentParser} — the whole text in one string,
+ *       without pages, on the same PDFBox 3.</li>
+ * </ul>
+ * Pages per second = {@value #PAGES} / (seconds per operation). Run from the repository root:
+ * <pre>{@code
+ * mvn -B -q -pl benchmarks -am package -DskipTests
+ * java -jar benchmarks/target/benchmarks.jar PdfParseBenchmark
+ * }</pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class PdfParseBenchmark {
+    static final int PAGES = 50;
+    private static final int LINES_PER_PAGE = 45;
+
+    /** The implementation measured. */
+    public enum Impl { RAGKIT, LANGCHAIN4J }
+
+    @Param
+    Impl impl;
+
+    private byte[] pdf;
+    private final PdfDocumentParser ragkit = new PdfDocumentParser();
+    private final ApachePdfBoxDocumentParser langchain4j = new ApachePdfBoxDocumentParser();
+
+    /** Writes the PDF and checks both parsers read all of it. */
+    @Setup
+    public void setUp() {
+        pdf = write();
+        int ours = ragkit.parse(DocumentSource.of("bench.pdf", pdf)).pages().get(PAGES * LINES_PER_PAGE - 1);
+        int theirs = langchain4j.parse(new ByteArrayInputStream(pdf)).text().length();
+        System.out.printf(Locale.ROOT, "%n%d bytes, %d pages; RagKit's last line is on page %d, LangChain4j read %,d "
+                + "characters%n", pdf.length, PAGES, ours, theirs);
+    }
+
+    /** @return the parsed document (RagKit) or text (LangChain4j) */
+    @Benchmark
+    public Object parse() {
+        if (impl == Impl.RAGKIT) {
+            ParsedDocument doc = ragkit.parse(DocumentSource.of("bench.pdf", pdf));
+            return doc.lines();
+        }
+        return langchain4j.parse(new ByteArrayInputStream(pdf)).text();
+    }
+
+    private static byte[] write() {
+        String[] words = ("the policy applies to every employee who travels abroad for work and keeps receipts "
+                + "for meals hotels taxis and trains which are refunded within thirty days of the request").split(" ");
+        try (PDDocument doc = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+            PDType1Font font = new PDType1Font(Standard14Fonts.FontName.TIMES_ROMAN);
+            int w = 0;
+            for (int p = 0; p < PAGES; p++) {
+                PDPage page = new PDPage(PDRectangle.A4);
+                doc.addPage(page);
+                try (PDPageContentStream content = new PDPageContentStream(doc, page)) {
+                    content.beginText();
+                    content.setFont(font, 10);
+                    content.setLeading(17);
+                    content.newLineAtOffset(50, 800);
+                    for (int l = 0; l < LINES_PER_PAGE; l++) {
+                        StringBuilder line = new StringBuilder("Line ").append(l + 1).append(':');
+                        for (int k = 0; k < 13; k++) {
+                            line.append(' ').append(words[w++ % words.length]);
+                        }
+                        content.showText(line.append('.').toString());
+                        content.newLine();
+                    }
+                    content.endText();
+                }
+            }
+            doc.save(out);
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,458 @@
+package dev.ragkit.ingest;
+
+import dev.ragkit.error.IngestException;
+import dev.ragkit.store.StoredChunk;
+import dev.ragkit.store.StoredDocument;
+import dev.ragkit.tokens.TokenCounters;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One document in, the stored document and its embedded chunks out: choose the parser, parse (within a time
+ * limit), refuse secrets, chunk, embed in batches. Files are the {@link Indexer}'s business; this class needs only a
+ * path and bytes, so an application whose documents come from a database, object storage or an upload can reuse
+ * parse → chunk → embed and upsert the result itself:
+ *
+ * <pre>{@code
+ * DocumentIngestor ingestor = DocumentIngestor.builder().embedder(embedder).tenant("acme").build();
+ * DocumentIngestor.Ingested doc = ingestor.ingest(DocumentSource.of("handbook/leave.pdf", bytes));
+ * store.upsert(doc.document(), doc.chunks());
+ * }</pre>
+ *
+ * <h2>The parser</h2>
+ * The file's extension chooses it ({@link DocumentParsers#forPath}); when the bytes say another kind that a parser
+ * reads ({@link ContentSniffer}: a {@code .pdf} that is really an HTML page), that parser reads it. Bytes no parser
+ * reads (a legacy {@code .doc}, a zip, a spreadsheet) are a {@link DocumentSkippedException}
+ * ({@link SkipReason#UNSUPPORTED_TYPE}); binary bytes under a text extension fail. A parse that takes longer than
+ * {@link Builder#parseTimeout(Duration)} (default one minute) is given up — the parse runs on its own daemon thread,
+ * which is interrupted and left behind — and a parser that runs out of memory fails its file, not the run.
+ *
+ * <h2>What is stored</h2>
+ * The document's id is {@link StoredDocument#idFor}(tenant, prefix + path); its metadata holds the parser's fields,
+ * the front matter's {@code summary} under {@value #SUMMARY_KEY}, the SHA-256 of the bytes under
+ * {@value #CONTENT_HASH_KEY} and the embedder's name under {@value #EMBEDDER_KEY}: re-indexing skips a document whose
+ * bytes and embedder did not change. A text that holds a private key block or is mostly credentials is refused
+ * ({@link SkipReason#SECRET_CONTENT}) whatever the file is called, so it is never embedded or quoted.
+ *
+ * <p>Immutable and thread-safe; calls run on the calling thread (apart from the parse, see above).
+ */
+public final class DocumentIngestor {
+    /** The metadata key under which front matter {@code summary} is stored. */
+    public static final String SUMMARY_KEY = "summary";
+    /** The metadata key of the SHA-256 of the document's bytes (lower-case hex). */
+    public static final String CONTENT_HASH_KEY = "ragkit.sha256";
+    /** The metadata key of the name of the embedder that made the document's vectors. */
+    public static final String EMBEDDER_KEY = "ragkit.embedder";
+    /** The default number of chunk texts per {@link Embedder#embed} call. */
+    public static final int DEFAULT_BATCH_SIZE = 64;
+    /** The default time one parse may take. */
+    public static final Duration DEFAULT_PARSE_TIMEOUT = Duration.ofMinutes(1);
+
+    private final Embedder embedder;
+    private final String tenant;
+    private final DocumentParsers parsers;
+    private final Chunker chunker;
+    private final int batchSize;
+    private final String pathPrefix;
+    private final Duration parseTimeout;
+    private final long maxChars;
+
+    private DocumentIngestor(Builder b) {
+        this.embedder = Objects.requireNonNull(b.embedder);
+        this.tenant = Objects.requireNonNull(b.tenant);
+        this.parsers = b.parsers != null ? b.parsers : DocumentParsers.standard();
+        this.chunker = b.chunker != null ? b.chunker
+                : TokenWindowChunker.builder().counter(TokenCounters.jtokkit()).build();
+        this.batchSize = b.batchSize;
+        this.pathPrefix = b.pathPrefix;
+        this.parseTimeout = b.parseTimeout;
+        this.maxChars = b.maxChars;
+    }
+
+    /** @return a builder; the embedder and the tenant are required */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * A document parsed, checked and chunked, before embedding.
+     *
+     * @param document the document to store (its chunk count not yet known to the store)
+     * @param parsed   what the parser made of it
+     * @param chunks   its chunks
+     * @param parser   the id of the parser that read it
+     */
+    public record Prepared(StoredDocument document, ParsedDocument parsed, List<TextChunk> chunks, String parser) {
+        /** Copies the chunk list. */
+        public Prepared {
+            Objects.requireNonNull(document, "document");
+            Objects.requireNonNull(parsed, "parsed");
+            chunks = List.copyOf(chunks);
+            Objects.requireNonNull(parser, "parser");
+        }
+    }
+
+    /**
+     * A document ready to upsert.
+     *
+     * @param document the document
+     * @param chunks   its chunks with their vectors
+     * @param tokens   the tokens in its chunks
+     * @param parsed   what the parser made of it (its links, how many were dropped)
+     */
+    public record Ingested(StoredDocument document, List<StoredChunk> chunks, long tokens, ParsedDocument parsed) {
+        /** Copies the chunk list. */
+        public Ingested {
+            Objects.requireNonNull(document, "document");
+            chunks = List.copyOf(chunks);
+            Objects.requireNonNull(parsed, "parsed");
+        }
+    }
+
+    /**
+     * Parses, checks, chunks and embeds one document.
+     *
+     * @param source its path and bytes
+     * @return the document and its embedded chunks
+     * @throws DocumentSkippedException when it is refused on purpose (unsupported, encrypted, secrets, …)
+     * @throws IngestException          when it cannot be parsed, chunked or embedded
+     */
+    public Ingested ingest(DocumentSource source) {
+        return embed(prepare(source));
+    }
+
+    /**
+     * Parses, checks and chunks one document, without embedding it.
+     *
+     * @param source its path and bytes
+     * @return the document and its chunks
+     * @throws DocumentSkippedException when it is refused on purpose
+     * @throws IngestException          when it cannot be parsed or chunked
+     */
+    public Prepared prepare(DocumentSource source) {
+        Objects.requireNonNull(source, "source");
+        DocumentParser parser = parserFor(source);
+        ParsedDocument parsed = parseWithin(parser, source);
+        SecretScanner.find(parsed.lines()).ifPresent(what -> {
+            throw new DocumentSkippedException(source.path(), SkipReason.SECRET_CONTENT, "its text holds " + what
+                    + "; it is never embedded or quoted (move the secret out of the document to index it)", null);
+        });
+        List<TextChunk> chunks;
+        try {
+            chunks = chunker.chunk(parsed);
+        } catch (RuntimeException e) {
+            throw new IngestException(source.path(), 0, "chunking failed: " + e, e);
+        }
+        return new Prepared(document(parsed, sha256(source.bytes())), parsed, chunks, parser.id());
+    }
+
+    /**
+     * Embeds a prepared document's chunks in batches.
+     *
+     * @param prepared the document
+     * @return the document and its embedded chunks
+     * @throws IngestException when embedding fails or the embedder answers with wrong vectors
+     */
+    public Ingested embed(Prepared prepared) {
+        return Objects.requireNonNull(embed(prepared, () -> false));
+    }
+
+    /** Embeds, asking {@code cancelRequested} before each batch; {@code null} when it said stop. */
+    @Nullable Ingested embed(Prepared prepared, BooleanSupplier cancelRequested) {
+        Objects.requireNonNull(prepared, "prepared");
+        String path = prepared.parsed().path();
+        List<TextChunk> chunks = prepared.chunks();
+        List<StoredChunk> stored = new ArrayList<>(chunks.size());
+        long tokens = 0;
+        for (int from = 0; from < chunks.size(); from += batchSize) {
+            if (cancelRequested.getAsBoolean()) {
+                return null;
+            }
+            List<TextChunk> batch = chunks.subList(from, Math.min(chunks.size(), from + batchSize));
+            List<String> texts = new ArrayList<>(batch.size());
+            batch.forEach(c -> texts.add(c.text()));
+            float[][] vectors;
+            try {
+                vectors = EmbeddingCheck.check(embedder, texts.size(), embedder.embed(texts));
+            } catch (RuntimeException e) {
+                throw new IngestException(path, 0, "embedding failed: " + e.getMessage(), e);
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                TextChunk chunk = batch.get(i);
+                if (chunk.index() != from + i) {
+                    throw new IngestException(path, chunk.startLine(), "the chunker numbered chunk " + (from + i)
+                            + " as " + chunk.index() + "; chunk indexes must run 0, 1, 2, … in order", null);
+                }
+                stored.add(new StoredChunk(prepared.document().id(), chunk.index(), chunk.text(), vectors[i],
+                        chunk.tokenCount(), chunk.startLine(), chunk.endLine(), chunk.section(), chunk.page()));
+                tokens += chunk.tokenCount();
+            }
+        }
+        return new Ingested(prepared.document(), stored, tokens, prepared.parsed());
+    }
+
+    /**
+     * Whether a stored document already holds these bytes, embedded by this ingestor's embedder.
+     *
+     * @param stored the stored version, or {@code null}
+     * @param sha256 the hash of the bytes now ({@link #sha256(byte[])})
+     * @return whether parsing, chunking and embedding again would give the same result
+     */
+    public boolean unchanged(@Nullable StoredDocument stored, String sha256) {
+        return stored != null && sha256.equals(stored.metadata().get(CONTENT_HASH_KEY))
+                && embedder.name().equals(stored.metadata().get(EMBEDDER_KEY));
+    }
+
+    /** @return the stored path of a root-relative path: the prefix and the path */
+    String storedPath(String path) {
+        return pathPrefix + path;
+    }
+
+    /** @return the parsers this ingestor chooses from */
+    public DocumentParsers parsers() {
+        return parsers;
+    }
+
+    /** @return the tenant documents are stored for */
+    public String tenant() {
+        return tenant;
+    }
+
+    /**
+     * @param bytes any bytes
+     * @return their SHA-256, lower-case hex
+     */
+    public static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+
+    private DocumentParser parserFor(DocumentSource source) {
+        String path = source.path();
+        ContentSniffer.Kind kind = ContentSniffer.sniff(source.bytes());
+        DocumentParser byExtension = parsers.forPath(path).orElse(null);
+        if (byExtension != null && (reads(byExtension, kind) || source.bytes().length == 0)) {
+            // 0 bytes say nothing about the type: an empty .pdf is a broken PDF, not an empty text file
+            return byExtension;
+        }
+        DocumentParser byKind = parsers.forKind(kind).orElse(null);
+        if (byKind != null) {
+            return byKind;                 // the bytes say otherwise: e.g. a .pdf that is really an HTML page
+        }
+        switch (kind) {
+            case OLE2:
+                if (DocumentPaths.extension(path).endsWith("x")) {      // .docx, .xlsx, .pptx in an OLE2 envelope
+                    throw new DocumentSkippedException(path, SkipReason.ENCRYPTED, "an Office document protected "
+                            + "with a password; save an unprotected copy to index it", null);
+                }
+                throw new DocumentSkippedException(path, SkipReason.UNSUPPORTED_TYPE, "a legacy Office file (.doc, "
+                        + ".xls, .ppt); save it as .docx, or as PDF, to index it", null);
+            case OFFICE_OTHER:
+                throw new DocumentSkippedException(path, SkipReason.UNSUPPORTED_TYPE, "a spreadsheet or a "
+                        + "presentation, which no parser reads", null);
+            case ZIP:
+                throw new DocumentSkippedException(path, SkipReason.UNSUPPORTED_TYPE, "a zip archive that is not a "
+                        + "Word document", null);
+            default:
+                throw new DocumentSkippedException(path, SkipReason.UNSUPPORTED_TYPE, (kind == ContentSniffer.Kind
+                        .BINARY ? "binary content" : kind + " content") + (byExtension == null ? ""
+                        : " under a ." + DocumentPaths.extension(path) + " name") + ", which no parser reads"
+                        + (kind == ContentSniffer.Kind.BINARY ? " (text must be UTF-8)" : ""), null);
+        }
+    }
+
+    /** Whether a parser reads bytes of this kind: those it names, and text (or HTML-looking text) when it names none. */
+    private static boolean reads(DocumentParser parser, ContentSniffer.Kind kind) {
+        return parser.kinds().contains(kind) || parser.kinds().isEmpty()
+                && (kind == ContentSniffer.Kind.TEXT || kind == ContentSniffer.Kind.HTML);
+    }
+
+    /** Runs the parser on its own daemon thread within the time limit (on this one when there is no limit). */
+    private ParsedDocument parseWithin(DocumentParser parser, DocumentSource source) {
+        DocumentSource limited = new DocumentSource(source.path(), source.bytes(), maxChars);
+        if (parseTimeout.isZero()) {
+            return checked(parser, limited, parser.parse(limited));
+        }
+        FutureTask<ParsedDocument> task = new FutureTask<>(() -> parser.parse(limited));
+        Thread thread = new Thread(task, "ragkit-parse " + source.path());
+        thread.setDaemon(true);
+        thread.start();
+        try {
+            return checked(parser, limited, task.get(parseTimeout.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (TimeoutException e) {
+            thread.interrupt();
+            throw new IngestException(source.path(), 0, "parsing with the " + parser.id() + " parser took longer "
+                    + "than " + parseTimeout.toSeconds() + " s and was given up (a broken or hostile file?); raise "
+                    + "parseTimeout to give it longer", e);
+        } catch (InterruptedException e) {
+            thread.interrupt();
+            Thread.currentThread().interrupt();
+            throw new IngestException(source.path(), 0, "interrupted while parsing", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IngestException) {
+                throw (IngestException) cause;
+            }
+            if (cause instanceof OutOfMemoryError) {
+                throw new IngestException(source.path(), 0, "the " + parser.id() + " parser ran out of memory on this"
+                        + " file; it was given up", cause);
+            }
+            throw new IngestException(source.path(), 0, "the " + parser.id() + " parser failed: " + cause, cause);
+        }
+    }
+
+    private static ParsedDocument checked(DocumentParser parser, DocumentSource source, ParsedDocument parsed) {
+        if (!parsed.path().equals(source.path())) {
+            throw new IngestException(source.path(), 0, "the " + parser.id() + " parser named the document '"
+                    + parsed.path() + "'; a parser keeps the source's path", null);
+        }
+        return parsed;
+    }
+
+    private StoredDocument document(ParsedDocument parsed, String sha256) {
+        Map<String, String> metadata = new LinkedHashMap<>(parsed.metadata());
+        if (parsed.summary() != null && !parsed.summary().isBlank()) {
+            metadata.put(SUMMARY_KEY, parsed.summary());
+        }
+        metadata.put(CONTENT_HASH_KEY, sha256);
+        metadata.put(EMBEDDER_KEY, embedder.name());
+        List<String> links = new ArrayList<>(parsed.links().size());
+        parsed.links().forEach(l -> links.add(pathPrefix + l));
+        return StoredDocument.builder()
+                .tenant(tenant)
+                .path(pathPrefix + parsed.path())
+                .title(parsed.title())
+                .docType(blankToNull(parsed.docType()))
+                .promotionLevel(parsed.promotionLevel())
+                .date(parsed.date())
+                .accessTags(parsed.accessTags())
+                .ownerTag(blankToNull(parsed.owner()))
+                .links(links)
+                .metadata(metadata)
+                .charCount(parsed.bodyCharCount())
+                .build();
+    }
+
+    private static @Nullable String blankToNull(@Nullable String value) {
+        return value == null || value.isBlank() ? null : value;
+    }
+
+    /** Builds a {@link DocumentIngestor}. Not thread-safe. */
+    public static final class Builder {
+        @Nullable Embedder embedder;
+        @Nullable String tenant;
+        @Nullable DocumentParsers parsers;
+        @Nullable Chunker chunker;
+        int batchSize = DEFAULT_BATCH_SIZE;
+        String pathPrefix = "";
+        Duration parseTimeout = DEFAULT_PARSE_TIMEOUT;
+        long maxChars = DocumentSource.DEFAULT_MAX_CHARS;
+
+        Builder() {
+        }
+
+        /** @param embedder embeds the chunks (required) @return this builder */
+        public Builder embedder(Embedder embedder) {
+            this.embedder = Objects.requireNonNull(embedder, "embedder");
+            return this;
+        }
+
+        /** @param tenant the tenant documents are stored for (required, not blank) @return this builder */
+        public Builder tenant(String tenant) {
+            Objects.requireNonNull(tenant, "tenant");
+            if (tenant.isBlank()) {
+                throw new IllegalArgumentException("tenant must not be blank");
+            }
+            this.tenant = tenant;
+            return this;
+        }
+
+        /** @param parsers the parsers to choose from (default {@link DocumentParsers#standard()}) @return this */
+        public Builder parsers(DocumentParsers parsers) {
+            this.parsers = Objects.requireNonNull(parsers, "parsers");
+            return this;
+        }
+
+        /** @param chunker cuts the text (default {@link TokenWindowChunker} 500/50 on cl100k) @return this */
+        public Builder chunker(Chunker chunker) {
+            this.chunker = Objects.requireNonNull(chunker, "chunker");
+            return this;
+        }
+
+        /** @param size chunk texts per embedding call, at least 1 (default 64) @return this builder */
+        public Builder batchSize(int size) {
+            if (size < 1) {
+                throw new IllegalArgumentException("batchSize must be at least 1, got " + size);
+            }
+            this.batchSize = size;
+            return this;
+        }
+
+        /**
+         * @param prefix what stored paths (and links) start with, e.g. {@code docs/}; empty by default. Checked by
+         *               the {@link Indexer.Builder#pathPrefix(String)} rules
+         * @return this builder
+         */
+        public Builder pathPrefix(String prefix) {
+            this.pathPrefix = Objects.requireNonNull(prefix, "prefix");
+            return this;
+        }
+
+        /**
+         * @param timeout the longest one parse may take, or {@link Duration#ZERO} for no limit (then parsing runs on
+         *                the calling thread); default one minute
+         * @return this builder
+         */
+        public Builder parseTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("parseTimeout must not be negative, got " + timeout);
+            }
+            this.parseTimeout = timeout;
+            return this;
+        }
+
+        /** @param chars the most characters one document may yield, at least 1 (default 20 million) @return this */
+        public Builder maxChars(long chars) {
+            if (chars < 1) {
+                throw new IllegalArgumentException("maxChars must be at least 1, got " + chars);
+            }
+            this.maxChars = chars;
+            return this;
+        }
+
+        /**
+         * @return the ingestor
+         * @throws IllegalStateException naming every missing setting (embedder, tenant)
+         */
+        public DocumentIngestor build() {
+            List<String> missing = new ArrayList<>();
+            if (embedder == null) {
+                missing.add("embedder(...)");
+            }
+            if (tenant == null) {
+                missing.add("tenant(...)");
+            }
+            if (!missing.isEmpty()) {
+                throw new IllegalStateException("a DocumentIngestor needs " + String.join(" and ", missing));
+            }
+            return new DocumentIngestor(this);
+        }
+    }
+}

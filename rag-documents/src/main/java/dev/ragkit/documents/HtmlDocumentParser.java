@@ -1,0 +1,237 @@
+package dev.ragkit.documents;
+
+import dev.ragkit.error.IngestException;
+import dev.ragkit.ingest.ContentSniffer;
+import dev.ragkit.ingest.DocumentParser;
+import dev.ragkit.ingest.DocumentPaths;
+import dev.ragkit.ingest.DocumentSource;
+import dev.ragkit.ingest.ParsedDocument;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.nodes.Node;
+import org.jsoup.nodes.TextNode;
+import org.jsoup.select.NodeFilter;
+import org.jsoup.select.NodeTraversor;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * HTML pages, on jsoup: the page's main text — {@code <main>} (or the one {@code <article>}) when the page has one,
+ * else the body — without scripts, styles, navigation, headers and footers of the site, asides and hidden
+ * elements. {@code <h1>}..{@code <h6>} open sections, each block element ({@code p}, {@code div}, list items,
+ * table rows, {@code pre}, …) becomes its own line or lines, list items start with {@code - }, table rows join
+ * their cells with {@code  | }, and preformatted text keeps its line breaks. Local {@code href}s become links, so
+ * link following works across an exported documentation site. The title is {@code <title>}, else the first
+ * heading, else the file name; {@code <meta name="description">} becomes the summary and
+ * {@code <meta name="author">} the metadata key {@code author}.
+ *
+ * <p>A page with no text outside those parts is an empty document (stored without chunks, like an empty markdown
+ * file), so it replaces an older version of itself. The character set comes from the byte order mark or the page's {@code <meta charset>}, UTF-8 otherwise. The
+ * page is walked without recursion, so deeply nested markup cannot overflow the stack; the extracted text counts
+ * against the source's character limit. The {@link DocumentParser} with id {@code html}; stateless and
+ * thread-safe.
+ */
+public final class HtmlDocumentParser implements DocumentParser {
+    private static final String BOILERPLATE = "script, style, noscript, template, svg, iframe, object, nav, aside, "
+            + "footer, [hidden], [aria-hidden=true], [role=navigation], [role=banner], [role=contentinfo]";
+    private static final Set<String> BLOCKS = Set.of("address", "article", "blockquote", "body", "dd", "details",
+            "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "form", "header", "hr", "li", "main",
+            "ol", "p", "section", "summary", "table", "tbody", "thead", "tfoot", "ul", "caption");
+    private static final int MAX_TITLE = 120;
+
+    /** Creates the parser. */
+    public HtmlDocumentParser() {
+        // nothing to configure
+    }
+
+    @Override
+    public String id() {
+        return "html";
+    }
+
+    @Override
+    public Set<String> extensions() {
+        return Set.of("html", "htm", "xhtml");
+    }
+
+    @Override
+    public Set<ContentSniffer.Kind> kinds() {
+        return Set.of(ContentSniffer.Kind.HTML);
+    }
+
+    @Override
+    public ParsedDocument parse(DocumentSource source) {
+        Objects.requireNonNull(source, "source");
+        Document page;
+        try {
+            page = Jsoup.parse(new ByteArrayInputStream(source.bytes()), null, "");
+        } catch (IOException | RuntimeException e) {
+            throw new IngestException(source.path(), 0, "not a readable HTML page (" + e.getMessage() + ")", e);
+        }
+        Element root = mainContent(page);
+        root.select(BOILERPLATE).remove();
+        page.select("body > header, body > div > header").remove();      // the site's banner, not the page's
+        Walker walker = new Walker(source);
+        NodeTraversor.filter(walker, root);
+        walker.flush();
+        SectionedLines out = walker.out;
+        Map<String, String> metadata = new LinkedHashMap<>();
+        String author = meta(page, "author");
+        if (author != null) {
+            metadata.put("author", author);
+        }
+        ParsedDocument.Builder builder = ParsedDocument.builder(source.path())
+                .title(title(page.title(), out.firstHeading(), source.path())).docType("html")
+                .metadata(metadata).links(walker.links).lines(out.lines()).sections(out.sections());
+        String description = meta(page, "description");
+        if (description != null) {
+            builder.summary(description);
+        }
+        return builder.build();
+    }
+
+    private static Element mainContent(Document page) {
+        Element main = page.selectFirst("main, [role=main]");
+        if (main != null) {
+            return main;
+        }
+        List<Element> articles = page.select("article");
+        return articles.size() == 1 ? articles.get(0) : page.body();
+    }
+
+    private static @Nullable String meta(Document page, String name) {
+        Element meta = page.selectFirst("meta[name=" + name + "]");
+        String content = meta == null ? "" : SectionedLines.oneLine(meta.attr("content"));
+        return content.isEmpty() ? null : content;
+    }
+
+    private static String title(String title, @Nullable String heading, String path) {
+        for (String candidate : new String[] {title, heading}) {
+            String text = SectionedLines.oneLine(candidate);
+            if (!text.isEmpty() && text.length() <= MAX_TITLE) {
+                return text;
+            }
+        }
+        return DocumentPaths.baseName(path);
+    }
+
+    /** Walks the page in document order, collecting inline text into the current block's line. */
+    private static final class Walker implements NodeFilter {
+        final SectionedLines out;
+        final DocumentPaths.Links links;
+        private final StringBuilder line = new StringBuilder();
+        private int listDepth;
+
+        Walker(DocumentSource source) {
+            this.out = new SectionedLines(source);
+            this.links = new DocumentPaths.Links(source.path());
+        }
+
+        @Override
+        public FilterResult head(Node node, int depth) {
+            if (node instanceof TextNode) {
+                append(((TextNode) node).text());
+                return FilterResult.CONTINUE;
+            }
+            if (!(node instanceof Element)) {
+                return FilterResult.CONTINUE;
+            }
+            Element element = (Element) node;
+            String tag = element.normalName();
+            if (element.hasAttr("href")) {
+                links.add(element.attr("href"));
+            }
+            switch (tag) {
+                case "h1": case "h2": case "h3": case "h4": case "h5": case "h6":
+                    flush();
+                    out.heading(tag.charAt(1) - '0', element.text());
+                    return FilterResult.SKIP_CHILDREN;
+                case "pre":
+                    flush();
+                    out.blank();
+                    out.paragraph(element.wholeText());
+                    out.blank();
+                    return FilterResult.SKIP_CHILDREN;
+                case "tr":
+                    flush();
+                    List<String> cells = new ArrayList<>();
+                    element.children().forEach(cell -> cells.add(SectionedLines.oneLine(cell.text())));
+                    if (cells.stream().anyMatch(cell -> !cell.isEmpty())) {
+                        out.paragraph(String.join(" | ", cells));
+                    }
+                    return FilterResult.SKIP_CHILDREN;
+                case "br":
+                    flush();
+                    return FilterResult.CONTINUE;
+                case "ul": case "ol":
+                    flush();
+                    listDepth++;
+                    return FilterResult.CONTINUE;
+                case "li":
+                    flush();
+                    line.append("  ".repeat(Math.max(0, Math.min(8, listDepth - 1)))).append("- ");
+                    return FilterResult.CONTINUE;
+                default:
+                    if (BLOCKS.contains(tag)) {
+                        flush();
+                        out.blank();
+                    }
+                    return FilterResult.CONTINUE;
+            }
+        }
+
+        @Override
+        public FilterResult tail(Node node, int depth) {
+            if (node instanceof Element) {
+                String tag = ((Element) node).normalName();
+                if (tag.equals("ul") || tag.equals("ol")) {
+                    flush();
+                    listDepth--;
+                    if (listDepth == 0) {
+                        out.blank();
+                    }
+                } else if (tag.equals("li")) {
+                    flush();
+                } else if (BLOCKS.contains(tag) || tag.equals("table")) {
+                    flush();
+                    out.blank();
+                }
+            }
+            return FilterResult.CONTINUE;
+        }
+
+        private void append(String text) {
+            if (text.isBlank()) {
+                if (line.length() > 0 && line.charAt(line.length() - 1) != ' ') {
+                    line.append(' ');
+                }
+                return;
+            }
+            if (line.length() > 0 && line.charAt(line.length() - 1) != ' ' && Character.isWhitespace(text.charAt(0))) {
+                line.append(' ');
+            }
+            line.append(SectionedLines.oneLine(text));
+            if (Character.isWhitespace(text.charAt(text.length() - 1))) {
+                line.append(' ');
+            }
+        }
+
+        /** Ends the current line: written when it holds text beyond a list marker (keeping a list's indent). */
+        void flush() {
+            String text = line.toString().stripTrailing();
+            line.setLength(0);
+            String content = text.strip();
+            if (!content.isEmpty() && !content.equals("-")) {
+                out.paragraph(text);
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.ragkit.documents;
+
+import dev.ragkit.ingest.DocumentSource;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The lines of a document with headings, as the Word and HTML parsers build them: each heading opens a section
+ * at its level (closing deeper ones), every line carries the heading path it belongs to ({@code Install > Linux}),
+ * and the extracted text counts against the source's character limit as it grows. Blank runs collapse to one
+ * blank line, so paragraphs stay apart without empty stretches.
+ */
+final class SectionedLines {
+    private static final int LEVELS = 6;
+
+    private final DocumentSource source;
+    private final @Nullable String[] headings = new String[LEVELS];
+    private final List<String> lines = new ArrayList<>();
+    private final List<@Nullable String> sections = new ArrayList<>();
+    private @Nullable String section;
+    private @Nullable String firstHeading;
+    private long chars;
+
+    SectionedLines(DocumentSource source) {
+        this.source = source;
+    }
+
+    /**
+     * Opens a section: the heading line belongs to the section it opens.
+     *
+     * @param level 1..6 (values outside are clamped)
+     * @param text  the heading text
+     */
+    void heading(int level, String text) {
+        String title = oneLine(text);
+        if (title.isEmpty()) {
+            return;
+        }
+        blank();                                   // the blank line before a heading belongs to the section it ends
+        int index = Math.max(1, Math.min(LEVELS, level)) - 1;
+        headings[index] = title;
+        for (int i = index + 1; i < LEVELS; i++) {
+            headings[i] = null;
+        }
+        StringBuilder path = new StringBuilder();
+        for (String heading : headings) {
+            if (heading != null) {
+                path.append(path.length() == 0 ? "" : " > ").append(heading);
+            }
+        }
+        section = path.toString();
+        if (firstHeading == null) {
+            firstHeading = title;
+        }
+        add(title);
+    }
+
+    /** Adds a paragraph, splitting it at its line breaks; blank lines inside collapse. */
+    void paragraph(String text) {
+        for (String line : DocumentSource.lines(text)) {
+            if (line.isBlank()) {
+                blank();
+            } else {
+                add(line.stripTrailing());
+            }
+        }
+    }
+
+    /** Ends a block: one blank line unless the last line is blank already. */
+    void blank() {
+        if (!lines.isEmpty() && !lines.get(lines.size() - 1).isEmpty()) {
+            add("");
+        }
+    }
+
+    private void add(String line) {
+        chars += line.length() + 1;
+        source.requireWithinLimit(chars);
+        lines.add(line);
+        sections.add(section);
+    }
+
+    /** @return the lines, trailing blank lines removed */
+    List<String> lines() {
+        trim();
+        return lines;
+    }
+
+    /** @return the section of each line, same size as {@link #lines()} */
+    List<@Nullable String> sections() {
+        trim();
+        return sections;
+    }
+
+    /** @return the first heading's text, or {@code null} when the document has none */
+    @Nullable String firstHeading() {
+        return firstHeading;
+    }
+
+    /** @return whether any line holds text */
+    boolean hasText() {
+        return lines.stream().anyMatch(line -> !line.isBlank());
+    }
+
+    private void trim() {
+        while (!lines.isEmpty() && lines.get(lines.size() - 1).isBlank()) {
+            lines.remove(lines.size() - 1);
+            sections.remove(sections.size() - 1);
+        }
+    }
+
+    /** Text on one line: runs of white space (line breaks too) become one space. */
+    static String oneLine(@Nullable String text) {
+        return text == null ? "" : text.strip().replaceAll("\\s+", " ");
+    }
+}

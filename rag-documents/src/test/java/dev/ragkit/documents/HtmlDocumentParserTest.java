@@ -1,0 +1,87 @@
+package dev.ragkit.documents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ragkit.ingest.DocumentSource;
+import dev.ragkit.ingest.ParsedDocument;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class HtmlDocumentParserTest {
+    private final HtmlDocumentParser parser = new HtmlDocumentParser();
+
+    @Test
+    void onlyTheMainTextIsRead() {
+        ParsedDocument doc = parser.parse(Fixtures.source("handbook.html"));
+        String text = String.join("\n", doc.lines());
+
+        assertThat(text).contains("Tickets are answered within one business day. Urgent tickets go to the "
+                + "on-call engineer.");
+        assertThat(text).doesNotContain("tracking", "font-family", "site banner", "Navigation link",
+                "footer text", "hidden text", "aside text");
+        assertThat(doc.title()).isEqualTo("Support Handbook");
+        assertThat(doc.summary()).isEqualTo("How the support team works.");
+        assertThat(doc.metadata()).containsEntry("author", "Support Team");
+        assertThat(doc.docType()).isEqualTo("html");
+    }
+
+    @Test
+    void headingsListsTablesAndPreformattedText() {
+        ParsedDocument doc = parser.parse(Fixtures.source("handbook.html"));
+
+        assertThat(doc.lines()).containsSubsequence("- Level 1: support engineer", "- Level 2: product team",
+                "  - Level 2a: the component owner");
+        assertThat(doc.lines()).containsSubsequence("Team | Channel", "Billing | #billing-help");
+        assertThat(doc.lines()).containsSubsequence("ssh support@gateway", "tail -f /var/log/app.log");
+        assertThat(section(doc, "Escalate when")).isEqualTo("Support Handbook > Escalation");
+        assertThat(section(doc, "Billing | #billing-help")).isEqualTo("Support Handbook > Escalation > Contacts");
+        assertThat(section(doc, "Tickets are answered")).isEqualTo("Support Handbook");
+    }
+
+    @Test
+    void localHrefsAreResolvedAgainstThePage() {
+        ParsedDocument doc = parser.parse(Fixtures.source("handbook.html"));
+
+        assertThat(doc.links()).containsExactly("docs/escalation/matrix.html");
+    }
+
+    @Test
+    void deeplyNestedMarkupDoesNotOverflowTheStack() {
+        String page = "<html><body>" + "<div>".repeat(10_000) + "deep text" + "</div>".repeat(10_000)
+                + "</body></html>";
+
+        ParsedDocument doc = parser.parse(DocumentSource.of("deep.html", page.getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(doc.lines()).contains("deep text");
+    }
+
+    @Test
+    void theCharsetComesFromThePage() {
+        String page = "<html><head><meta charset=\"ISO-8859-1\"><title>Caf\u00e9</title></head>"
+                + "<body><p>cr\u00e8me br\u00fbl\u00e9e</p></body></html>";
+
+        ParsedDocument doc = parser.parse(DocumentSource.of("menu.html", page.getBytes(StandardCharsets.ISO_8859_1)));
+
+        assertThat(doc.title()).isEqualTo("Caf\u00e9");
+        assertThat(doc.lines()).contains("cr\u00e8me br\u00fbl\u00e9e");
+    }
+
+    @Test
+    void aPageWithoutTextIsAnEmptyDocument() {
+        for (String page : new String[] {"", "<html><body><script>x()</script><nav>menu</nav></body></html>"}) {
+            ParsedDocument doc = parser.parse(DocumentSource.of("e.html", page.getBytes(StandardCharsets.UTF_8)));
+
+            assertThat(doc.lines()).isEmpty();
+            assertThat(doc.title()).isEqualTo("e");
+        }
+    }
+
+    private static String section(ParsedDocument doc, String text) {
+        for (int i = 0; i < doc.lines().size(); i++) {
+            if (doc.lines().get(i).contains(text)) {
+                return doc.sections().get(i);
+            }
+        }
+        throw new AssertionError("no line with " + text + " in " + doc.lines());
+    }
+}
