@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * characters a page) into text:
  * <ul>
  *   <li>{@link Impl#RAGKIT}: {@code PdfDocumentParser} — text page by page, each line tagged with its page, the
- *       outline read, streams cached in temporary files rather than the heap;</li>
+ *       outline read;</li>
  *   <li>{@link Impl#LANGCHAIN4J}: LangChain4j's {@code ApachePdfBoxDocumentParser} — the whole text in one string,
  *       without pages, on the same PDFBox 3.</li>
  * </ul>

@@ -172,7 +172,7 @@ public final class Indexer {
 
     private IndexReport run(Path root, BooleanSupplier cancelRequested, long started) {
         FolderScanner.Scan scan = scanner.scan(root, cancelRequested);
-        Run run = new Run(scan);
+        IndexRun run = new IndexRun(scan, listener);
         listener.onStart(scan.candidates.size());
         for (IndexReport.SkippedFile s : scan.skipped) {
             run.skipped(s, typeOf(s.path()));
@@ -212,7 +212,7 @@ public final class Indexer {
      *
      * @return false when cancelled
      */
-    private boolean indexFile(Run run, FolderScanner.Candidate candidate, @Nullable StoredDocument stored,
+    private boolean indexFile(IndexRun run, FolderScanner.Candidate candidate, @Nullable StoredDocument stored,
             BooleanSupplier cancelRequested) {
         String path = candidate.path();
         String type = candidate.parser().id();
@@ -337,73 +337,6 @@ public final class Indexer {
         return ingestor.parsers().forPath(path).map(DocumentParser::id)
                 .orElseGet(() -> DocumentPaths.extension(path).isEmpty() ? "(none)" : "." + DocumentPaths
                         .extension(path));
-    }
-
-    /** One run's counts, kept as files are done. */
-    private final class Run {
-        final FolderScanner.Scan scan;
-        final List<IndexReport.SkippedFile> skipped = new ArrayList<>();
-        final List<IndexReport.FailedFile> failed = new ArrayList<>();
-        final Map<String, int[]> types = new HashMap<>();
-        int indexed;
-        int unchanged;
-        int done;
-        long chunks;
-        long tokens;
-        long linksDropped;
-        long linksBroken;
-
-        Run(FolderScanner.Scan scan) {
-            this.scan = scan;
-        }
-
-        void indexed(String path, String type, DocumentIngestor.Ingested ingested, int broken) {
-            indexed++;
-            chunks += ingested.chunks().size();
-            tokens += ingested.tokens();
-            linksDropped += ingested.parsed().droppedLinks();
-            linksBroken += broken;
-            count(type, 0);
-            listener.onFileDone(path, ingested.chunks().size(), ingested.tokens());
-        }
-
-        void unchanged(String path, String type) {
-            unchanged++;
-            count(type, 1);
-            listener.onFileUnchanged(path);
-        }
-
-        void skipped(IndexReport.SkippedFile file, String type) {
-            LOG.debug("skipped {}: {} ({})", file.path(), file.reason().description(), file.detail());
-            skipped.add(file);
-            count(type, 2);
-            listener.onFileSkipped(file.path(), file.reason(), file.detail());
-        }
-
-        void failed(String path, String type, IngestException error) {
-            LOG.warn("{}", error.getMessage());
-            failed.add(new IndexReport.FailedFile(path, error.getMessage()));
-            count(type, 3);
-            listener.onFileFailed(path, error);
-        }
-
-        private void count(String type, int which) {
-            types.computeIfAbsent(type, t -> new int[4])[which]++;
-        }
-
-        IndexProgress progress(long started) {
-            return new IndexProgress(done, scan.candidates.size(), chunks, tokens,
-                    Duration.ofNanos(System.nanoTime() - started));
-        }
-
-        IndexReport report(int deleted, boolean cancelled, Duration elapsed) {
-            skipped.sort(java.util.Comparator.comparing(IndexReport.SkippedFile::path));
-            failed.sort(java.util.Comparator.comparing(IndexReport.FailedFile::path));
-            Map<String, IndexReport.TypeCounts> counts = new HashMap<>();
-            types.forEach((type, c) -> counts.put(type, new IndexReport.TypeCounts(c[0], c[1], c[2], c[3])));
-            return new IndexReport(indexed, unchanged, skipped, failed, chunks, tokens, deleted, linksDropped,
-                    linksBroken, counts, cancelled, elapsed);
-        }
     }
 
     // -------------------------------------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ public final class PdfDocumentParser implements DocumentParser {
     /** The metadata key listing the pages that have no text layer (comma-separated). */
     public static final String PAGES_WITHOUT_TEXT = "pages_without_text";
     private static final int MAX_TITLE = 120;
+    private static final int IN_MEMORY_BYTES = 16 * 1024 * 1024;
     private static final int MAX_OUTLINE_ITEMS = 10_000;
 
     /** Creates the parser. */
@@ -75,9 +76,11 @@ public final class PdfDocumentParser implements DocumentParser {
     public ParsedDocument parse(DocumentSource source) {
         Objects.requireNonNull(source, "source");
         String path = source.path();
-        // Streams go to temporary files, not the heap: a large PDF must not take the indexing JVM with it.
+        // A large PDF keeps its decoded streams in temporary files, not on the heap, so it cannot take the indexing
+        // JVM with it; a small one (the file is in memory already) stays in memory, which is faster.
         try (PDDocument pdf = Loader.loadPDF(source.bytes(), "", null, null,
-                IOUtils.createTempFileOnlyStreamCache())) {
+                source.bytes().length > IN_MEMORY_BYTES ? IOUtils.createTempFileOnlyStreamCache()
+                        : IOUtils.createMemoryOnlyStreamCache())) {
             return read(source, pdf);
         } catch (InvalidPasswordException e) {
             throw new DocumentSkippedException(path, SkipReason.ENCRYPTED, "it needs a password to open; save an "

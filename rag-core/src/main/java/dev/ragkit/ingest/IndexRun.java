@@ -1,0 +1,82 @@
+package dev.ragkit.ingest;
+
+import dev.ragkit.error.IngestException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One indexing run's counts, kept as files are done; reports each file to the listener as it is done. */
+final class IndexRun {
+    private static final Logger LOG = LoggerFactory.getLogger(Indexer.class);
+
+    final FolderScanner.Scan scan;
+    private final IndexListener listener;
+    final List<IndexReport.SkippedFile> skipped = new ArrayList<>();
+    final List<IndexReport.FailedFile> failed = new ArrayList<>();
+    final Map<String, int[]> types = new HashMap<>();
+    int indexed;
+    int unchanged;
+    int done;
+    long chunks;
+    long tokens;
+    long linksDropped;
+    long linksBroken;
+
+    IndexRun(FolderScanner.Scan scan, IndexListener listener) {
+        this.scan = scan;
+        this.listener = listener;
+    }
+
+    void indexed(String path, String type, DocumentIngestor.Ingested ingested, int broken) {
+        indexed++;
+        chunks += ingested.chunks().size();
+        tokens += ingested.tokens();
+        linksDropped += ingested.parsed().droppedLinks();
+        linksBroken += broken;
+        count(type, 0);
+        listener.onFileDone(path, ingested.chunks().size(), ingested.tokens());
+    }
+
+    void unchanged(String path, String type) {
+        unchanged++;
+        count(type, 1);
+        listener.onFileUnchanged(path);
+    }
+
+    void skipped(IndexReport.SkippedFile file, String type) {
+        LOG.debug("skipped {}: {} ({})", file.path(), file.reason().description(), file.detail());
+        skipped.add(file);
+        count(type, 2);
+        listener.onFileSkipped(file.path(), file.reason(), file.detail());
+    }
+
+    void failed(String path, String type, IngestException error) {
+        LOG.warn("{}", error.getMessage());
+        failed.add(new IndexReport.FailedFile(path, error.getMessage()));
+        count(type, 3);
+        listener.onFileFailed(path, error);
+    }
+
+    private void count(String type, int which) {
+        types.computeIfAbsent(type, t -> new int[4])[which]++;
+    }
+
+    IndexProgress progress(long started) {
+        return new IndexProgress(done, scan.candidates.size(), chunks, tokens,
+                Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    IndexReport report(int deleted, boolean cancelled, Duration elapsed) {
+        skipped.sort(Comparator.comparing(IndexReport.SkippedFile::path));
+        failed.sort(Comparator.comparing(IndexReport.FailedFile::path));
+        Map<String, IndexReport.TypeCounts> counts = new HashMap<>();
+        types.forEach((type, c) -> counts.put(type, new IndexReport.TypeCounts(c[0], c[1], c[2], c[3])));
+        return new IndexReport(indexed, unchanged, skipped, failed, chunks, tokens, deleted, linksDropped,
+                linksBroken, counts, cancelled, elapsed);
+    }
+}
