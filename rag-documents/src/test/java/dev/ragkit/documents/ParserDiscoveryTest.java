@@ -1,0 +1,25 @@
+package dev.ragkit.documents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ragkit.ingest.ContentSniffer;
+import dev.ragkit.ingest.DocumentParser;
+import dev.ragkit.ingest.DocumentParsers;
+import org.junit.jupiter.api.Test;
+
+/** The module's parsers are found by ServiceLoader beside rag-core's own, by extension and by content kind. */
+class ParserDiscoveryTest {
+    @Test
+    void standardParsersIncludePdfWordAndHtml() {
+        DocumentParsers parsers = DocumentParsers.standard();
+
+        assertThat(parsers.forPath("a/b/handbook.PDF")).get().isInstanceOf(PdfDocumentParser.class);
+        assertThat(parsers.forPath("guide.docx")).get().isInstanceOf(DocxDocumentParser.class);
+        assertThat(parsers.forPath("site/index.htm")).get().isInstanceOf(HtmlDocumentParser.class);
+        assertThat(parsers.forPath("notes.md")).get().extracting(DocumentParser::id).isEqualTo("markdown");
+        assertThat(parsers.forPath("old.doc")).isEmpty();
+        assertThat(parsers.forKind(ContentSniffer.Kind.PDF)).get().isInstanceOf(PdfDocumentParser.class);
+        assertThat(parsers.forKind(ContentSniffer.Kind.DOCX)).get().isInstanceOf(DocxDocumentParser.class);
+        assertThat(parsers.forKind(ContentSniffer.Kind.HTML)).get().isInstanceOf(HtmlDocumentParser.class);
+    }
+}
