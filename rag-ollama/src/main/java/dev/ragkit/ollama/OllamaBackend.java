@@ -19,6 +19,7 @@ import dev.ragkit.generation.KnownModels;
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.generation.ModelInfo;
 import dev.ragkit.generation.StreamHandler;
+import dev.ragkit.http.LineStream;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -30,13 +31,12 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
-import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
-import okhttp3.ResponseBody;
 import okio.BufferedSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -145,7 +145,8 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
     public Cancellable stream(ChatRequest request, StreamHandler handler) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(handler, "handler");
-        StreamCall call = new StreamCall(request, handler);
+        LineStream call = new LineStream(http, http.post("/api/chat", chatBody(request, true)), request.model(),
+                handler, new ChatLines(request), open -> withPull(request.model(), open));
         executor.execute(call);
         return call;
     }
@@ -422,103 +423,47 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
         }
     }
 
-    /** One streamed chat: runs on the executor, delivers tokens as lines arrive, one terminal callback. */
-    private final class StreamCall implements Runnable, Cancellable, OllamaHttp.Cancelled {
+    /** Ollama's NDJSON stream: a message per line, {@code done:true} on the last, {@code error} lines. */
+    private final class ChatLines implements LineStream.Reader {
         private final ChatRequest request;
-        private final StreamHandler handler;
-        private volatile boolean cancelled;
-        private volatile @Nullable Call current;
+        private final long start = System.nanoTime();
 
-        StreamCall(ChatRequest request, StreamHandler handler) {
+        ChatLines(ChatRequest request) {
             this.request = request;
-            this.handler = handler;
         }
 
         @Override
-        public void run() {
-            if (cancelled) {
-                return;
+        public @Nullable ChatResult read(String line, CharSequence partial, Consumer<String> emit) {
+            JsonNode n = readLine(line, partial.toString());
+            if (n.hasNonNull("error")) {
+                String error = n.get("error").asText();
+                throw new OllamaServerException("Ollama reported an error in the middle of the answer: " + error
+                        + " (" + partial.length() + " characters were streamed before it)", 200, error,
+                        partial.toString());
             }
-            long start = System.nanoTime();
-            StringBuilder partial = new StringBuilder();
-            @Nullable ChatResult result = null;
-            try {
-                Request httpRequest = http.post("/api/chat", chatBody(request, true));
-                Response response = withPull(request.model(), () -> http.open(httpRequest, request.model(), this,
-                        call -> {
-                            current = call;
-                            if (cancelled) { // cancel() ran before it could see this call
-                                call.cancel();
-                            }
-                        }));
-                try (response) {
-                    ResponseBody body = Objects.requireNonNull(response.body());
-                    BufferedSource source = body.source();
-                    String line;
-                    while (!cancelled && (line = source.readUtf8Line()) != null) {
-                        if (line.isBlank()) {
-                            continue;
-                        }
-                        JsonNode n = readLine(line, partial.toString());
-                        if (n.hasNonNull("error")) {
-                            String error = n.get("error").asText();
-                            throw new OllamaServerException("Ollama reported an error in the middle of the answer: "
-                                    + error + " (" + partial.length() + " characters were streamed before it)", 200,
-                                    error, partial.toString());
-                        }
-                        String token = n.path("message").path("content").asText("");
-                        if (!token.isEmpty()) {
-                            partial.append(token);
-                            handler.onToken(token);
-                        }
-                        if (n.path("done").asBoolean(false)) {
-                            result = OllamaBackend.result(n, partial.toString(), request.model(), start);
-                            calibrate(request, result);
-                            break;
-                        }
-                    }
-                }
-                if (result == null && !cancelled) {
-                    throw new OllamaProtocolException("Ollama's stream ended before its final message (done:true); "
-                            + partial.length() + " characters had arrived", partial.toString(), null);
-                }
-            } catch (OllamaHttp.CancelledException e) {
-                // cancelled while connecting: stay silent
-            } catch (IOException e) {
-                if (!cancelled) {
-                    // the body broke off (OkHttp: "unexpected end of stream", a bad chunk) vs. a timeout or reset
-                    handler.onError(e instanceof java.net.ProtocolException || e instanceof java.io.EOFException
-                            ? new OllamaProtocolException("Ollama's stream broke off before its final message "
-                                    + "(done:true) after " + partial.length() + " characters (" + e.getMessage()
-                                    + "); check the Ollama server's log: it may have stopped or crashed",
-                                    partial.toString(), e)
-                            : http.ioError(e));
-                }
-                return;
-            } catch (RuntimeException e) {
-                if (!cancelled) {
-                    handler.onError(e);
-                }
-                return;
+            String token = n.path("message").path("content").asText("");
+            if (!token.isEmpty()) {
+                emit.accept(token);
             }
-            if (result != null) {
-                // outside the try: an exception thrown by the handler's onComplete is not a second, onError, ending
-                handler.onComplete(result);
+            if (!n.path("done").asBoolean(false)) {
+                return null;
             }
+            ChatResult result = OllamaBackend.result(n, partial.toString(), request.model(), start);
+            calibrate(request, result);
+            return result;
         }
 
         @Override
-        public void cancel() {
-            cancelled = true;
-            Call c = current;
-            if (c != null) {
-                c.cancel();
-            }
+        public RagException endedEarly(String partial) {
+            return new OllamaProtocolException("Ollama's stream ended before its final message (done:true); "
+                    + partial.length() + " characters had arrived", partial, null);
         }
 
         @Override
-        public boolean isCancelled() {
-            return cancelled;
+        public RagException brokeOff(String partial, IOException cause) {
+            return new OllamaProtocolException("Ollama's stream broke off before its final message (done:true) "
+                    + "after " + partial.length() + " characters (" + cause.getMessage() + "); check the Ollama "
+                    + "server's log: it may have stopped or crashed", partial, cause);
         }
     }
 
