@@ -63,11 +63,13 @@ final class AskCommand extends CliCommand {
     @Option(names = "--stream", description = "print the answer as it is generated")
     boolean stream;
 
-    @Option(names = "--model", description = "the model (default: CHAT_MODEL, else llama3.2)")
+    @Option(names = "--model", description = "the model (default: CHAT_MODEL, else llama3.2; gpt-4o-mini with "
+            + "--backend openai)")
     String model;
 
-    @Option(names = "--backend", description = "auto (Ollama when it answers, else extractive), ollama or "
-            + "extractive (default: ${DEFAULT-VALUE})")
+    @Option(names = "--backend", description = "auto (Ollama when it answers, else extractive), ollama, openai (any "
+            + "OpenAI-compatible server at OPENAI_BASE_URL, key from OPENAI_API_KEY) or extractive "
+            + "(default: ${DEFAULT-VALUE})")
     Backends.Mode backend = Backends.Mode.auto;
 
     AskCommand(CliContext context) {
@@ -103,8 +105,7 @@ final class AskCommand extends CliCommand {
         RagConfig config = context.config();
         Path indexFile = context.resolve(index);
         InMemoryDocumentStore store = IndexFile.openExisting(indexFile);
-        String wanted = model != null ? model : config.chatModel();
-        Backends.Choice choice = Backends.choose(backend, context.ollamaConfig(), wanted);
+        Backends.Choice choice = Backends.choose(backend, context, context.explicitModel(model), config.chatModel());
         RetrievalOptions options = profile == Profile.knowledge_base ? RetrievalOptions.knowledgeBase()
                 : config.retrievalOptions();
         Path auditFile = indexFile.toAbsolutePath().resolveSibling("audit.jsonl");

@@ -1,18 +1,25 @@
 package dev.ragkit.cli;
 
-
 import dev.ragkit.generation.ExtractiveBackend;
 import dev.ragkit.generation.HealthStatus;
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.ollama.OllamaBackend;
 import dev.ragkit.ollama.OllamaConfig;
+import dev.ragkit.openai.OpenAiBackend;
+import dev.ragkit.openai.OpenAiConfig;
 import java.time.Duration;
 
-/** Chooses the language model: Ollama when it answers, the extractive backend otherwise. */
+/**
+ * Chooses the language model: Ollama when it answers, the extractive backend otherwise ({@code auto}); or the one
+ * asked for: {@code ollama}, {@code openai} (any OpenAI-compatible server, from {@code OPENAI_BASE_URL} and
+ * {@code OPENAI_API_KEY}), {@code extractive}.
+ */
 final class Backends {
+    /** The model {@code --backend openai} asks for when neither {@code --model} nor {@code CHAT_MODEL} names one. */
+    static final String OPENAI_DEFAULT_MODEL = "gpt-4o-mini";
 
     /** How the user asked to choose. */
-    enum Mode { auto, ollama, extractive }
+    enum Mode { auto, ollama, openai, extractive }
 
     /** The choice, with the model name and a line saying why. */
     static final class Choice {
@@ -32,21 +39,39 @@ final class Backends {
     private Backends() {
     }
 
-    static Choice choose(Mode mode, OllamaConfig config, String model) {
-        String url = config.baseUrl().toString();
+    /**
+     * @param explicitModel the model named by {@code --model} or {@code CHAT_MODEL}, or {@code null}
+     * @param defaultModel  the model otherwise (the configuration's default)
+     */
+    static Choice choose(Mode mode, CliContext context, String explicitModel, String defaultModel) {
         if (mode == Mode.extractive) {
             return extractive("extractive answers were asked for (--backend extractive)");
         }
-        if (mode == Mode.auto && !probe(config, model).reachable()) {
+        if (mode == Mode.openai) {
+            OpenAiConfig config = context.openAiConfig();
+            String model = explicitModel != null ? explicitModel : OPENAI_DEFAULT_MODEL;
+            return new Choice(OpenAiBackend.builder().config(config).build(), model, false,
+                    "OpenAI-compatible server at " + config.baseUrl());
+        }
+        OllamaConfig config = context.ollamaConfig();
+        String model = explicitModel != null ? explicitModel : defaultModel;
+        String url = config.baseUrl().toString();
+        if (mode == Mode.auto && !probe(Mode.ollama, context, model).reachable()) {
             return extractive("no model server answered at " + url);
         }
-        OllamaBackend ollama = OllamaBackend.builder().config(config).build();
-        return new Choice(ollama, model, false, "ollama at " + url);
+        return new Choice(OllamaBackend.builder().config(config).build(), model, false, "ollama at " + url);
     }
 
     /** A quick look at the server: short limits and no retries, so a missing server costs a moment only. */
-    static HealthStatus probe(OllamaConfig config, String model) {
-        try (OllamaBackend quick = OllamaBackend.builder().config(config)
+    static HealthStatus probe(Mode mode, CliContext context, String model) {
+        if (mode == Mode.openai) {
+            try (OpenAiBackend quick = OpenAiBackend.builder().config(context.openAiConfig())
+                    .connectTimeout(Duration.ofSeconds(2)).readTimeout(Duration.ofSeconds(5))
+                    .callTimeout(Duration.ofSeconds(8)).maxRetries(0).build()) {
+                return quick.health(model);
+            }
+        }
+        try (OllamaBackend quick = OllamaBackend.builder().config(context.ollamaConfig())
                 .connectTimeout(Duration.ofSeconds(1)).readTimeout(Duration.ofSeconds(2))
                 .callTimeout(Duration.ofSeconds(3)).maxRetries(0).build()) {
             return quick.health(model);

@@ -3,6 +3,7 @@ package dev.ragkit.cli;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import dev.ragkit.RagConfig;
 import dev.ragkit.ollama.OllamaConfig;
+import dev.ragkit.openai.OpenAiConfig;
 import dev.ragkit.ingest.CachingEmbedder;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.langchain4j.LangChain4jEmbedder;
@@ -41,6 +42,23 @@ final class CliContext {
     /** @return where Ollama is and its time limit, from this context's environment */
     OllamaConfig ollamaConfig() {
         return OllamaConfig.fromEnvironment(env);
+    }
+
+    /** @return the OpenAI-compatible server, its key and limits, from this context's environment */
+    OpenAiConfig openAiConfig() {
+        return OpenAiConfig.fromEnvironment(env);
+    }
+
+    /**
+     * @param option the model named by {@code --model}, or {@code null}
+     * @return that, else {@code CHAT_MODEL}, else {@code null} (the backend's default applies)
+     */
+    String explicitModel(String option) {
+        if (option != null) {
+            return option;
+        }
+        String variable = env.get(RagConfig.CHAT_MODEL);
+        return variable == null || variable.isBlank() ? null : config().chatModel();
     }
 
     /** @param path a path as the user typed it @return it resolved against the working directory */

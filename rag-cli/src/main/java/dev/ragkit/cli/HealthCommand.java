@@ -1,7 +1,6 @@
 package dev.ragkit.cli;
 
 import dev.ragkit.RagConfig;
-import dev.ragkit.ollama.OllamaConfig;
 import dev.ragkit.generation.HealthStatus;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
@@ -21,8 +20,12 @@ final class HealthCommand extends CliCommand {
     @Option(names = "--index", description = "the index file (default: ${DEFAULT-VALUE})")
     String index = IndexFile.DEFAULT;
 
-    @Option(names = "--model", description = "the model to check (default: CHAT_MODEL, else llama3.2)")
+    @Option(names = "--model", description = "the model to check (default: CHAT_MODEL, else llama3.2; gpt-4o-mini "
+            + "with --backend openai)")
     String model;
+
+    @Option(names = "--backend", description = "the server to check: ollama or openai (default: ollama)")
+    Backends.Mode backendMode = Backends.Mode.ollama;
 
     HealthCommand(CliContext context) {
         super(context);
@@ -31,15 +34,20 @@ final class HealthCommand extends CliCommand {
     @Override
     public Integer call() {
         RagConfig config = context.config();
-        String wanted = model != null ? model : config.chatModel();
-        OllamaConfig ollama = context.ollamaConfig();
-        HealthStatus backend = Backends.probe(ollama, wanted);
+        boolean openai = backendMode == Backends.Mode.openai;
+        String wanted = context.explicitModel(model);
+        wanted = wanted != null ? wanted : openai ? Backends.OPENAI_DEFAULT_MODEL : config.chatModel();
+        String url = (openai ? context.openAiConfig().baseUrl() : context.ollamaConfig().baseUrl()).toString();
+        HealthStatus backend = Backends.probe(backendMode, context, wanted);
+        String name = openai ? "OpenAI-compatible server" : "ollama";
         context.out.printf(Locale.ROOT, "backend: %s (%.0f ms)%n", backend.reachable()
-                ? "ollama " + (backend.version() == null ? "" : backend.version() + " ") + "at " + ollama.baseUrl()
-                : "no model server at " + ollama.baseUrl() + "; ask will answer extractively (quotes only)",
+                ? name + " " + (backend.version() == null ? "" : backend.version() + " ") + "at " + url
+                : "no model server at " + url + (openai ? " (" + Terminal.line(backend.detail()) + ")"
+                        : "; ask will answer extractively (quotes only)"),
                 backend.latency().toNanos() / 1e6);
         context.out.println("model:   " + wanted + ": " + (backend.modelAvailable() ? "available"
-                : backend.reachable() ? "missing; run: ollama pull " + wanted : "unknown (no server)"));
+                : !backend.reachable() ? "unknown (no server)"
+                : openai ? "missing (" + Terminal.line(backend.detail()) + ")" : "missing; run: ollama pull " + wanted));
         Path indexFile = context.resolve(index);
         if (!Files.exists(indexFile)) {
             context.out.println("store:   no index at " + indexFile + "; run: ragkit index <folder>");
@@ -55,6 +63,7 @@ final class HealthCommand extends CliCommand {
                     perTenant.values().stream().mapToInt(Integer::intValue).sum(), perTenant,
                     (System.nanoTime() - start) / 1e6);
         }
-        return backend.reachable() && !backend.modelAvailable() ? RagkitCli.ERROR : RagkitCli.OK;
+        return backend.reachable() && !backend.modelAvailable() || openai && !backend.reachable() ? RagkitCli.ERROR
+                : RagkitCli.OK;
     }
 }

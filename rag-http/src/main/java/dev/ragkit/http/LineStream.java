@@ -42,6 +42,16 @@ public final class LineStream implements Runnable, Cancellable, ModelHttp.Cancel
         @Nullable ChatResult read(String line, CharSequence partial, Consumer<String> emit);
 
         /**
+         * The body ended without the final line: a result when what arrived is a whole answer all the same.
+         *
+         * @param partial the text that arrived
+         * @return the result, or {@code null} (then {@link #endedEarly} is thrown); {@code null} by default
+         */
+        default @Nullable ChatResult ended(String partial) {
+            return null;
+        }
+
+        /**
          * @param partial the text that arrived
          * @return the error for a stream that ended without its final line
          */
@@ -114,7 +124,10 @@ public final class LineStream implements Runnable, Cancellable, ModelHttp.Cancel
                 }
             }
             if (result == null && !cancelled) {
-                throw reader.endedEarly(partial.toString());
+                result = reader.ended(partial.toString());
+                if (result == null) {
+                    throw reader.endedEarly(partial.toString());
+                }
             }
         } catch (ModelHttp.CancelledException e) {
             return; // cancelled while connecting: stay silent

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.error.ModelNotFoundException;
 import dev.ragkit.error.RagException;
 import dev.ragkit.budget.BudgetLimits;
+import dev.ragkit.tokens.CalibratedTokenCounter;
 import dev.ragkit.tokens.TokenCounter;
 import dev.ragkit.tokens.TokenCounters;
 import dev.ragkit.internal.Settings;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.ragkit.tokens.CalibratedTokenCounter;
 import dev.ragkit.tokens.TokenCounter;
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;

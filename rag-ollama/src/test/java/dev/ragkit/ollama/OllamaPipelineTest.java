@@ -17,6 +17,7 @@ import dev.ragkit.RagStreamListener;
 import dev.ragkit.Source;
 import dev.ragkit.audit.AuditSink;
 import dev.ragkit.budget.BudgetLimits;
+import dev.ragkit.tokens.CalibratedTokenCounter;
 import dev.ragkit.tokens.TokenCounter;
 import dev.ragkit.tokens.TokenCounters;
 import dev.ragkit.grounding.Action;

@@ -1,11 +1,11 @@
-package dev.ragkit.ollama;
+package dev.ragkit.tokens;
 
-import dev.ragkit.tokens.TokenCounter;
 import java.util.Objects;
 
 /**
- * A local token counter scaled to one model's real tokenizer. Ollama has no tokenize endpoint, but every chat
- * reply reports how many tokens the prompt took ({@code prompt_eval_count}); {@link #observe} learns the ratio of
+ * A local token counter scaled to one model's real tokenizer. Model servers (Ollama, the OpenAI-compatible ones)
+ * have no portable tokenize endpoint, but every chat reply reports how many tokens the prompt took (Ollama's
+ * {@code prompt_eval_count}, the OpenAI protocol's {@code usage.prompt_tokens}); {@link #observe} learns the ratio of
  * those counts to the local counter's, and counts are the local count times that ratio plus a safety margin, so
  * budgets converge on what the model really sees (including its chat template's tokens).
  *
@@ -13,7 +13,7 @@ import java.util.Objects;
  * Two kinds are ignored:
  * <ul>
  *   <li>ratios below 0.5 or above 2, as implausible;</li>
- *   <li>after the first observation, ratios below 90 % of the current ratio. Ollama may reuse a cached prompt
+ *   <li>after the first observation, ratios below 90 % of the current ratio. A server may reuse a cached prompt
  *       prefix and then reports fewer prompt tokens than the prompt holds; learning from such a reply would lower the
  *       ratio, undercount, and let a prompt overrun the model's real context window. So the ratio rises freely but
  *       falls only through observations within 10 % of it, slowly (a fifth of the way each time).</li>
