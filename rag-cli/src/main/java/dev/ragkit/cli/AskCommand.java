@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
-import dev.ragkit.RagConfig;
 import dev.ragkit.RagPipeline;
 import dev.ragkit.RagRequest;
 import dev.ragkit.RagResponse;
@@ -16,18 +15,13 @@ import dev.ragkit.grounding.Action;
 import dev.ragkit.grounding.Citation;
 import dev.ragkit.grounding.ConfidenceScore;
 import dev.ragkit.grounding.RouteTarget;
-import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.store.Scope;
-import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -102,46 +96,21 @@ final class AskCommand extends CliCommand {
         for (String tag : tags) {
             accessTags.add(requireText(tag, "--tags"));
         }
-        RagConfig config = context.config();
-        Path indexFile = context.resolve(index);
-        InMemoryDocumentStore store = IndexFile.openExisting(indexFile);
-        Backends.Choice choice = Backends.choose(backend, context, context.explicitModel(model), config.chatModel());
-        RetrievalOptions options = profile == Profile.knowledge_base ? RetrievalOptions.knowledgeBase()
-                : config.retrievalOptions();
-        Path auditFile = indexFile.toAbsolutePath().resolveSibling("audit.jsonl");
-        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "ragkit-ask");
-            t.setDaemon(true);
-            return t;
-        });
-        try (AuditFile audit = AuditFile.open(auditFile)) {
-            RagPipeline.Builder builder = RagPipeline.builder().config(config).store(store)
-                    .embedder(CliContext.embedder()).backend(choice.backend).retrievalOptions(options)
-                    .auditSink(audit.sink()).executor(executor).model(choice.model);
-            if (choice.extractive) {
-                builder.selfRating(false);
-            } else if (model != null) {
-                builder.allowedModels(List.of(model));
-            }
-            RagPipeline rag = builder.build();
+        try (CliPipeline answering = new CliPipeline(context, index, backend, model)) {
+            RagPipeline rag = answering.pipeline(answering.options(profile == Profile.knowledge_base));
             RagRequest request = RagRequest.of(question, Scope.of(tenantName, accessTags));
             RagResponse response = stream && !json ? streamed(rag, request) : rag.ask(request);
             if (json) {
                 context.out.println(mapper().writeValueAsString(response));
             } else {
-                print(response, choice, !stream);
+                print(response, answering.choice, !stream);
             }
             if (response.flags().contains(ResponseFlag.AUDIT_NOT_WRITTEN)) {
                 context.err.println("ragkit: warning: this answer has no audit record: "
-                        + Terminal.line(audit.lastFailure()) + "; the answer was still given (audit failure "
-                        + "policy LOG_AND_CONTINUE)");
+                        + Terminal.line(answering.audit.lastFailure()) + "; the answer was still given (audit "
+                        + "failure policy LOG_AND_CONTINUE)");
             }
             return response.action() == Action.CITE ? RagkitCli.OK : RagkitCli.ROUTED;
-        } finally {
-            executor.shutdownNow();
-            if (choice.backend instanceof AutoCloseable) {
-                ((AutoCloseable) choice.backend).close();
-            }
         }
     }
 

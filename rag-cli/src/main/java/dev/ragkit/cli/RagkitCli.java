@@ -21,7 +21,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "ragkit", mixinStandardHelpOptions = true, version = "ragkit 0.1.0-SNAPSHOT",
         description = "Grounded answers from your documents, or an honest hand-off to a human.",
-        subcommands = {IndexCommand.class, AskCommand.class, EvalCommand.class, HealthCommand.class})
+        subcommands = {IndexCommand.class, AskCommand.class, EvalCommand.class, HealthCommand.class,
+            McpCommand.class})
 public final class RagkitCli implements Runnable {
     /** Success. */
     public static final int OK = 0;
@@ -40,7 +41,7 @@ public final class RagkitCli implements Runnable {
 
     @Override
     public void run() {
-        context.err.println("ragkit: name a command: index, ask, eval or health (ragkit --help)");
+        context.err.println("ragkit: name a command: index, ask, eval, health or mcp (ragkit --help)");
     }
 
     /**

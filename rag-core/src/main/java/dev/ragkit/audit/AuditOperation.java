@@ -7,5 +7,7 @@ public enum AuditOperation {
     /** A standalone retrieval ({@code Retriever.retrieve}, also through the LangChain4j content retriever). */
     RETRIEVE,
     /** An indexing run ({@code Indexer.index}) or a single document ingested. */
-    INDEX
+    INDEX,
+    /** Listing the documents of a scope (e.g. the MCP server's {@code rag_documents} tool). */
+    LIST
 }

@@ -1,0 +1,85 @@
+package dev.ragkit.cli;
+
+import dev.ragkit.RagConfig;
+import dev.ragkit.RagPipeline;
+import dev.ragkit.audit.AuditFailurePolicy;
+import dev.ragkit.audit.AuditTrail;
+import dev.ragkit.retrieval.RetrievalOptions;
+import dev.ragkit.retrieval.Retriever;
+import dev.ragkit.store.inmemory.InMemoryDocumentStore;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * What {@code ask} and {@code mcp} answer with: the index, the chosen backend and model, the audit file beside the
+ * index, and pipelines built from them the same way for both commands. Closes the backend, the executor and the
+ * audit file.
+ */
+final class CliPipeline implements AutoCloseable {
+    final InMemoryDocumentStore store;
+    final Backends.Choice choice;
+    final AuditFile audit;
+    private final RagConfig config;
+    private final String explicitModel;
+    private final ExecutorService executor;
+
+    /**
+     * @param model the model named by {@code --model}, or {@code null}
+     */
+    CliPipeline(CliContext context, String index, Backends.Mode backend, String model) {
+        this.config = context.config();
+        Path indexFile = context.resolve(index);
+        this.store = IndexFile.openExisting(indexFile);
+        this.explicitModel = model;
+        this.choice = Backends.choose(backend, context, context.explicitModel(model), config.chatModel());
+        this.audit = AuditFile.open(indexFile.toAbsolutePath().resolveSibling("audit.jsonl"));
+        this.executor = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "ragkit-answer");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** @return the configuration's options, or the knowledge-base profile's */
+    RetrievalOptions options(boolean knowledgeBase) {
+        return knowledgeBase ? RetrievalOptions.knowledgeBase() : config.retrievalOptions();
+    }
+
+    /** @return a pipeline with these retrieval options over the index, the backend and the audit file */
+    RagPipeline pipeline(RetrievalOptions options) {
+        RagPipeline.Builder builder = RagPipeline.builder().config(config).store(store)
+                .embedder(CliContext.embedder()).backend(choice.backend).retrievalOptions(options)
+                .auditSink(audit.sink()).executor(executor).model(choice.model);
+        if (choice.extractive) {
+            builder.selfRating(false);
+        } else if (explicitModel != null) {
+            builder.allowedModels(List.of(explicitModel));
+        }
+        return builder.build();
+    }
+
+    /** @return a retriever over the index that audits each retrieval to the audit file */
+    Retriever retriever() {
+        return Retriever.builder().store(store).embedder(CliContext.embedder()).options(config.retrievalOptions())
+                .auditSink(audit.sink()).auditFailurePolicy(AuditFailurePolicy.LOG_AND_CONTINUE).build();
+    }
+
+    /** @return the audit trail of the file, logging and going on when a record cannot be written */
+    AuditTrail auditTrail() {
+        return new AuditTrail(audit.sink(), AuditFailurePolicy.LOG_AND_CONTINUE);
+    }
+
+    @Override
+    public void close() throws Exception {
+        executor.shutdownNow();
+        try {
+            audit.close();
+        } finally {
+            if (choice.backend instanceof AutoCloseable) {
+                ((AutoCloseable) choice.backend).close();
+            }
+        }
+    }
+}
