@@ -22,18 +22,27 @@ final class Exchange {
     private @Nullable Plan plan;
     private boolean audited;
 
-    Exchange(RagRequest request, Instant timestamp, String defaultModel) {
+    final RagObserver.RequestObservation observation;
+
+    Exchange(RagRequest request, Instant timestamp, String defaultModel, RagObserver.RequestObservation observation) {
         this.request = request;
         this.timestamp = timestamp;
         this.model = request.model() != null ? request.model() : defaultModel;
+        this.observation = observation;
     }
 
-    /** Runs one stage and records how long it took under {@code stage}. */
+    /** Runs one stage, observed, and records how long it took under {@code stage}. */
     <T> T time(String stage, Supplier<T> work) {
         long t = System.nanoTime();
+        RagObserver.StageObservation observed = observation.stageStarted(stage);
+        Throwable failure = null;
         try {
             return work.get();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
         } finally {
+            observed.stopped(failure);
             timings.merge(stage, Duration.ofNanos(System.nanoTime() - t), Duration::plus);
         }
     }
@@ -56,6 +65,7 @@ final class Exchange {
 
     void model(String chosen) {
         this.model = chosen;
+        observation.modelChosen(chosen);
     }
 
     /** @return the prompt sent to the model, or {@code null} before (or without) one */

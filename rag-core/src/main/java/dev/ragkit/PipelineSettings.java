@@ -65,6 +65,7 @@ abstract class PipelineSettings {
     AuditFailurePolicy auditFailurePolicy = AuditFailurePolicy.LOG_AND_CONTINUE;
     QueryRedaction queryRedaction = QueryRedaction.HASH;
     RagListener listener = new RagListener() { };
+    RagObserver observer = RagObserver.NONE;
     Executor executor = ForkJoinPool.commonPool();
     Clock clock = Clock.systemUTC();
     @Nullable List<String> allowedModels;
@@ -108,6 +109,7 @@ abstract class PipelineSettings {
         b.auditFailurePolicy = auditFailurePolicy;
         b.queryRedaction = queryRedaction;
         b.listener = listener;
+        b.observer = observer;
         b.executor = executor;
         b.clock = clock;
         b.allowedModels = allowedModels;
@@ -455,6 +457,16 @@ abstract class PipelineSettings {
     /** @param listener observes requests @return this builder */
     public RagPipeline.Builder listener(RagListener listener) {
         this.listener = Objects.requireNonNull(listener, "listener");
+        return self();
+    }
+
+    /**
+     * @param observer times and nests each request and its stages, for metrics and traces (e.g. rag-micrometer's
+     *                 {@code MicrometerRagObserver}); none by default
+     * @return this builder
+     */
+    public RagPipeline.Builder observer(RagObserver observer) {
+        this.observer = Objects.requireNonNull(observer, "observer");
         return self();
     }
 

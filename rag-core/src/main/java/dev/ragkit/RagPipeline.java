@@ -65,6 +65,7 @@ public final class RagPipeline implements AutoCloseable {
     private final Grounding grounding;
     private final AuditRecorder audit;
     private final RagListener listener;
+    private final RagObserver observer;
     private final Executor executor;
     private final Clock clock;
 
@@ -91,6 +92,7 @@ public final class RagPipeline implements AutoCloseable {
         this.grounding = new Grounding(backend, b.citationExtractor, b.scorer, b.selfRating, router, b.seed);
         this.audit = new AuditRecorder(new AuditTrail(b.audit, b.auditFailurePolicy), b.queryRedaction);
         this.listener = new SafeListener(b.listener);
+        this.observer = b.observer;
         this.executor = b.executor;
         this.clock = b.clock;
     }
@@ -167,7 +169,7 @@ public final class RagPipeline implements AutoCloseable {
 
     /** A request starts: its state, and the listener told. */
     private Exchange begin(RagRequest request) {
-        Exchange x = new Exchange(request, clock.instant(), models.defaultModel());
+        Exchange x = new Exchange(request, clock.instant(), models.defaultModel(), observer.requestStarted(request));
         listener.requestStarted(request);
         return x;
     }
@@ -206,7 +208,8 @@ public final class RagPipeline implements AutoCloseable {
 
     /** The audit record of an answered request; the listener hears of the response. */
     RagResponse finish(Exchange x, RagResponse response) {
-        RagResponse audited = audit.answered(x, response);
+        RagResponse audited = x.time("audit", () -> audit.answered(x, response));
+        x.observation.finished(audited);
         listener.responded(x.request, audited);
         return audited;
     }
@@ -214,6 +217,7 @@ public final class RagPipeline implements AutoCloseable {
     /** The audit record of a failed request (unless written already); the listener hears of the failure. */
     void fail(Exchange x, Throwable error) {
         audit.failed(x, error);
+        x.observation.failed(error);
         listener.failed(x.request, error);
     }
 

@@ -56,6 +56,7 @@ final class StreamCall implements Cancellable {
             List<ContextBlock> used = plan.requirePrompt().blocks();
             deliver(() -> out.onSources(Sources.of(used), Sources.linked(used)));
             long started = System.nanoTime();
+            RagObserver.StageObservation generating = x.observation.stageStarted("generate");
             Cancellable c = backend.stream(plan.requireChat(), new StreamHandler() {
                 @Override
                 public void onToken(String token) {
@@ -65,6 +66,7 @@ final class StreamCall implements Cancellable {
                 @Override
                 public void onComplete(ChatResult result) {
                     x.recordTime("generate", Duration.ofNanos(System.nanoTime() - started));
+                    generating.stopped(null);
                     try {
                         executor.execute(() -> finish(plan, result));
                     } catch (RuntimeException e) {
@@ -74,6 +76,7 @@ final class StreamCall implements Cancellable {
 
                 @Override
                 public void onError(Throwable error) {
+                    generating.stopped(error);
                     fail(error);
                 }
             });

@@ -39,6 +39,7 @@ final class PipelineFixtures {
     }
 
     static Exchange exchange(String question) {
-        return new Exchange(RagRequest.of(question, ENG), Instant.parse("2026-11-24T10:00:00Z"), "llama3.2");
+        return new Exchange(RagRequest.of(question, ENG), Instant.parse("2026-11-24T10:00:00Z"), "llama3.2",
+                RagObserver.RequestObservation.NONE);
     }
 }

@@ -1,0 +1,203 @@
+package dev.ragkit.micrometer;
+
+import static io.micrometer.observation.tck.TestObservationRegistryAssert.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ragkit.RagPipeline;
+import dev.ragkit.RagRequest;
+import dev.ragkit.RagResponse;
+import dev.ragkit.error.LlmUnavailableException;
+import dev.ragkit.generation.Cancellable;
+import dev.ragkit.generation.ChatRequest;
+import dev.ragkit.generation.ChatResult;
+import dev.ragkit.generation.ExtractiveBackend;
+import dev.ragkit.generation.HealthStatus;
+import dev.ragkit.generation.LlmBackend;
+import dev.ragkit.generation.ModelInfo;
+import dev.ragkit.generation.StreamHandler;
+import dev.ragkit.ingest.Embedder;
+import dev.ragkit.ingest.IndexReport;
+import dev.ragkit.ingest.Indexer;
+import dev.ragkit.store.Scope;
+import dev.ragkit.store.inmemory.InMemoryDocumentStore;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The observations and meters that one ask produces: cited, routed, without context, and failed. */
+class MicrometerRagObserverTest {
+    private static final String QUESTION = "How often do the API keys of Jane Doe rotate?";
+
+    @TempDir
+    Path root;
+    private final TestObservationRegistry observations = TestObservationRegistry.create();
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private InMemoryDocumentStore store;
+    private Embedder embedder;
+
+    @BeforeEach
+    void index() throws IOException {
+        observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+        Files.writeString(root.resolve("keys.md"), "# API keys\n\nAPI keys rotate every ninety days. Run the rotate "
+                + "command to replace a key early.\n");
+        store = InMemoryDocumentStore.builder().build();
+        embedder = new MeteredEmbedder(new WordHashEmbedder(), meters);
+        IndexReport report = Indexer.builder().store(new MeteredDocumentStore(store, meters, "in-memory"))
+                .embedder(embedder).tenant("acme").listener(new MeteredIndexListener(
+                        dev.ragkit.ingest.IndexListener.NONE, meters)).build().index(root);
+        assertThat(report.filesIndexed()).isEqualTo(1);
+    }
+
+    private RagPipeline pipeline(LlmBackend backend, int threshold) {
+        return RagPipeline.builder().store(new MeteredDocumentStore(store, meters, "in-memory")).embedder(embedder)
+                .backend(backend).model(ExtractiveBackend.MODEL).selfRating(false).confidenceThreshold(threshold)
+                .observer(new MicrometerRagObserver(observations, meters, "support")).build();
+    }
+
+    @Test
+    void aCitedAnswer_isOneRequestObservationWithItsStagesAndMeters() {
+        RagResponse response = pipeline(new ExtractiveBackend(), 0).ask(RagRequest.of(QUESTION, Scope.of("acme")));
+        assertThat(response.citations()).isNotEmpty();
+
+        assertThat(observations).hasNumberOfObservationsWithNameEqualTo(MicrometerRagObserver.REQUEST, 1)
+                .hasObservationWithNameEqualTo(MicrometerRagObserver.REQUEST).that()
+                .hasLowCardinalityKeyValue("outcome", "cited").hasLowCardinalityKeyValue("action", "cite")
+                .hasLowCardinalityKeyValue("model", ExtractiveBackend.MODEL)
+                .hasLowCardinalityKeyValue("pipeline", "support")
+                .hasHighCardinalityKeyValue("request.id", response.requestId())
+                .doesNotHaveHighCardinalityKeyValueWithKey("question").hasBeenStarted().hasBeenStopped();
+        for (String stage : List.of("retrieve", "budget", "generate", "grounding", "audit")) {
+            assertThat(meters.get(MicrometerRagObserver.STAGE).tag("stage", stage).timer().count()).as(stage)
+                    .isPositive();
+        }
+        assertThat(meters.get(MicrometerRagObserver.REQUESTS).tag("outcome", "cited").counter().count())
+                .isEqualTo(1);
+        assertThat(meters.get(MicrometerRagObserver.CONFIDENCE).summary().count()).isEqualTo(1);
+        assertThat(meters.get(MicrometerRagObserver.CONTEXT_TOKENS).summary().totalAmount())
+                .isEqualTo(response.contextTokensUsed());
+        assertThat(meters.get("ragkit.store.search").timer().count()).isPositive();
+        assertThat(meters.get("ragkit.embedding.batch").timer().count()).isPositive();
+        assertThat(meters.get("ragkit.index.files").tag("result", "indexed").counter().count()).isEqualTo(1);
+        assertThat(meters.get("ragkit.index.progress").gauge().value()).isEqualTo(1.0);
+        noMeterCarriesTheQuestion();
+    }
+
+    @Test
+    void aRoutedAnswer_andAnEmptyContext_areCountedApart() {
+        pipeline(new ExtractiveBackend(), 100).ask(RagRequest.of(QUESTION, Scope.of("acme")));
+        pipeline(new ExtractiveBackend(), 0).ask(RagRequest.of(QUESTION, Scope.of("nobody")));
+
+        assertThat(observations).hasNumberOfObservationsWithNameEqualTo(MicrometerRagObserver.REQUEST, 2);
+        assertThat(meters.get(MicrometerRagObserver.REQUESTS).tags("outcome", "routed", "action", "route").counter()
+                .count()).isEqualTo(1);
+        assertThat(meters.get(MicrometerRagObserver.REQUESTS).tag("outcome", "empty_context").counter().count())
+                .isEqualTo(1);
+        noMeterCarriesTheQuestion();
+    }
+
+    @Test
+    void aFailedRequest_recordsTheErrorTypeOnTheRequestAndTheStage() {
+        RagPipeline failing = pipeline(new DownBackend(), 0);
+
+        assertThatThrownBy(() -> failing.ask(RagRequest.of(QUESTION, Scope.of("acme"))))
+                .isInstanceOf(LlmUnavailableException.class);
+
+        assertThat(observations).hasObservationWithNameEqualTo(MicrometerRagObserver.REQUEST).that()
+                .hasLowCardinalityKeyValue("outcome", "failed")
+                .hasLowCardinalityKeyValue("error", "LlmUnavailableException").hasError();
+        assertThat(meters.get(MicrometerRagObserver.STAGE).tags("stage", "generate", "error",
+                "LlmUnavailableException").timer().count()).isEqualTo(1);
+        assertThat(meters.get(MicrometerRagObserver.REQUESTS).tag("outcome", "failed").counter().count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void questionsAreRecordedOnlyWhenAskedFor() {
+        RagPipeline optedIn = RagPipeline.builder().store(store).embedder(embedder).backend(new ExtractiveBackend())
+                .model(ExtractiveBackend.MODEL).selfRating(false)
+                .observer(new MicrometerRagObserver(observations, meters, "support").recordQuestions(true)).build();
+
+        optedIn.ask(RagRequest.of(QUESTION, Scope.of("acme")));
+
+        assertThat(observations).hasObservationWithNameEqualTo(MicrometerRagObserver.REQUEST).that()
+                .hasHighCardinalityKeyValue("question", QUESTION);
+        noMeterCarriesTheQuestion();                       // high-cardinality values never become meter tags
+    }
+
+    private void noMeterCarriesTheQuestion() {
+        for (Meter meter : meters.getMeters()) {
+            for (Tag tag : meter.getId().getTags()) {
+                assertThat(tag.getValue()).as(meter.getId().toString()).doesNotContain("Jane").doesNotContain("rotate");
+            }
+        }
+    }
+
+    /** A backend whose server is down. */
+    private static final class DownBackend implements LlmBackend {
+        @Override
+        public String name() {
+            return "down";
+        }
+
+        @Override
+        public ChatResult chat(ChatRequest request) {
+            throw new LlmUnavailableException("cannot connect to the model server");
+        }
+
+        @Override
+        public Cancellable stream(ChatRequest request, StreamHandler handler) {
+            throw new LlmUnavailableException("cannot connect to the model server");
+        }
+
+        @Override
+        public ModelInfo modelInfo(String model) {
+            return new ModelInfo(model, 8192, 1024);
+        }
+
+        @Override
+        public HealthStatus health(String model) {
+            return new HealthStatus(false, false, Duration.ZERO, null, "down");
+        }
+    }
+
+    /** A deterministic bag-of-words embedder. */
+    static final class WordHashEmbedder implements Embedder {
+        @Override
+        public float[][] embed(List<String> texts) {
+            float[][] out = new float[texts.size()][];
+            for (int i = 0; i < out.length; i++) {
+                float[] v = new float[64];
+                v[63] = 1;
+                for (String w : texts.get(i).toLowerCase(Locale.ROOT).split("[^a-z0-9]+")) {
+                    if (!w.isEmpty()) {
+                        v[Math.floorMod(w.hashCode(), 63)] += 1;
+                    }
+                }
+                out[i] = v;
+            }
+            return out;
+        }
+
+        @Override
+        public int dimension() {
+            return 64;
+        }
+
+        @Override
+        public String name() {
+            return "word-hash-64";
+        }
+    }
+}
