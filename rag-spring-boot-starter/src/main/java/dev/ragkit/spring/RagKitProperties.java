@@ -1,0 +1,290 @@
+package dev.ragkit.spring;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * RagKit's {@code ragkit.*} properties. A value out of range fails at startup, the message naming the property. What
+ * is not set keeps RagKit's defaults (the product specification's), so an empty configuration is a working one.
+ */
+@ConfigurationProperties(prefix = "ragkit")
+public class RagKitProperties {
+    /** The chat model, e.g. llama3.2 or gpt-4o-mini (default llama3.2). */
+    private String model;
+    /** Sampling temperature, 0 to 2 (default 0.2). */
+    private Double temperature;
+    /** Answers scoring below this confidence (0-100) are routed to a human (default 70). */
+    private Integer confidenceThreshold;
+    /** Where questions go when no owner is known. */
+    private String adminEmail;
+    /** Chunks below this cosine similarity are not used, 0 to 1 (default 0.3). */
+    private Double minSimilarity;
+    /** Chunks retrieved per question (default 5). */
+    private Integer topK;
+    /** Token budget: the most context tokens in a prompt. */
+    private Integer maxContextTokens;
+    /** Token budget: tokens kept free for the answer. */
+    private Integer maxResponseTokens;
+    /** chunk-qa (passages, default) or knowledge-base (whole documents). */
+    private String profile = "chunk-qa";
+    /** Whether the model rates its own answer (a second call; default true). */
+    private boolean selfRating = true;
+    /** Owners by access tag: tag → e-mail, used to route questions a document's tag owner should answer. */
+    private Map<String, String> owners = new LinkedHashMap<>();
+    private final Store store = new Store();
+    private final Backend backend = new Backend();
+    private final Embedder embedder = new Embedder();
+    private final Audit audit = new Audit();
+    private final Observations observations = new Observations();
+
+    /** The document store. */
+    public static class Store {
+        /** The store provider id: in-memory (default), lucene, solr, or a plugin's. */
+        private String provider = "in-memory";
+        /** The provider's settings, e.g. snapshot-path or base-url. */
+        private Map<String, String> settings = new LinkedHashMap<>();
+
+        public String getProvider() {
+            return provider;
+        }
+
+        public void setProvider(String provider) {
+            this.provider = requireText(provider, "ragkit.store.provider");
+        }
+
+        public Map<String, String> getSettings() {
+            return settings;
+        }
+
+        public void setSettings(Map<String, String> settings) {
+            this.settings = settings;
+        }
+    }
+
+    /** The language-model backend. */
+    public static class Backend {
+        /** The backend provider id: ollama (default), openai, extractive (quotes only), or a plugin's. */
+        private String provider = "ollama";
+        /** The provider's settings, e.g. base-url, timeout-seconds, api-key-env. */
+        private Map<String, String> settings = new LinkedHashMap<>();
+
+        public String getProvider() {
+            return provider;
+        }
+
+        public void setProvider(String provider) {
+            this.provider = requireText(provider, "ragkit.backend.provider");
+        }
+
+        public Map<String, String> getSettings() {
+            return settings;
+        }
+
+        public void setSettings(Map<String, String> settings) {
+            this.settings = settings;
+        }
+    }
+
+    /** The embedder, when no Embedder bean is declared. */
+    public static class Embedder {
+        /** ollama (an Ollama embedding model; needs rag-ollama), or none (declare an Embedder bean). */
+        private String provider = "none";
+        /** The embedding model, e.g. nomic-embed-text. */
+        private String model = "nomic-embed-text";
+        /** The Ollama server (default http://localhost:11434). */
+        private String baseUrl;
+
+        public String getProvider() {
+            return provider;
+        }
+
+        public void setProvider(String provider) {
+            this.provider = requireText(provider, "ragkit.embedder.provider");
+        }
+
+        public String getModel() {
+            return model;
+        }
+
+        public void setModel(String model) {
+            this.model = requireText(model, "ragkit.embedder.model");
+        }
+
+        public String getBaseUrl() {
+            return baseUrl;
+        }
+
+        public void setBaseUrl(String baseUrl) {
+            this.baseUrl = baseUrl;
+        }
+    }
+
+    /** The audit trail. */
+    public static class Audit {
+        /** A JSON Lines file for audit records; unset: records go to the log. */
+        private Path file;
+
+        public Path getFile() {
+            return file;
+        }
+
+        public void setFile(Path file) {
+            this.file = file;
+        }
+    }
+
+    /** Micrometer observations, when a registry is present. */
+    public static class Observations {
+        /** Whether observations are made (default true when Micrometer is present). */
+        private boolean enabled = true;
+        /** Whether request spans carry the question text (default false: questions can hold personal data). */
+        private boolean recordQuestions;
+        /** The pipeline's name on every meter and span (default ragkit). */
+        private String pipelineName = "ragkit";
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public boolean isRecordQuestions() {
+            return recordQuestions;
+        }
+
+        public void setRecordQuestions(boolean recordQuestions) {
+            this.recordQuestions = recordQuestions;
+        }
+
+        public String getPipelineName() {
+            return pipelineName;
+        }
+
+        public void setPipelineName(String pipelineName) {
+            this.pipelineName = requireText(pipelineName, "ragkit.observations.pipeline-name");
+        }
+    }
+
+    static String requireText(String value, String property) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(property + " must not be blank");
+        }
+        return value.strip();
+    }
+
+    public String getModel() {
+        return model;
+    }
+
+    public void setModel(String model) {
+        this.model = requireText(model, "ragkit.model");
+    }
+
+    public Double getTemperature() {
+        return temperature;
+    }
+
+    public void setTemperature(Double temperature) {
+        this.temperature = temperature;
+    }
+
+    public Integer getConfidenceThreshold() {
+        return confidenceThreshold;
+    }
+
+    public void setConfidenceThreshold(Integer confidenceThreshold) {
+        this.confidenceThreshold = confidenceThreshold;
+    }
+
+    public String getAdminEmail() {
+        return adminEmail;
+    }
+
+    public void setAdminEmail(String adminEmail) {
+        this.adminEmail = adminEmail;
+    }
+
+    public Double getMinSimilarity() {
+        return minSimilarity;
+    }
+
+    public void setMinSimilarity(Double minSimilarity) {
+        this.minSimilarity = minSimilarity;
+    }
+
+    public Integer getTopK() {
+        return topK;
+    }
+
+    public void setTopK(Integer topK) {
+        this.topK = topK;
+    }
+
+    public Integer getMaxContextTokens() {
+        return maxContextTokens;
+    }
+
+    public void setMaxContextTokens(Integer maxContextTokens) {
+        this.maxContextTokens = maxContextTokens;
+    }
+
+    public Integer getMaxResponseTokens() {
+        return maxResponseTokens;
+    }
+
+    public void setMaxResponseTokens(Integer maxResponseTokens) {
+        this.maxResponseTokens = maxResponseTokens;
+    }
+
+    public String getProfile() {
+        return profile;
+    }
+
+    public void setProfile(String profile) {
+        if (!"chunk-qa".equals(profile) && !"knowledge-base".equals(profile)) {
+            throw new IllegalArgumentException("ragkit.profile must be chunk-qa or knowledge-base, got '" + profile
+                    + "'");
+        }
+        this.profile = profile;
+    }
+
+    public boolean isSelfRating() {
+        return selfRating;
+    }
+
+    public void setSelfRating(boolean selfRating) {
+        this.selfRating = selfRating;
+    }
+
+    public Map<String, String> getOwners() {
+        return owners;
+    }
+
+    public void setOwners(Map<String, String> owners) {
+        this.owners = owners;
+    }
+
+    public Store getStore() {
+        return store;
+    }
+
+    public Backend getBackend() {
+        return backend;
+    }
+
+    public Embedder getEmbedder() {
+        return embedder;
+    }
+
+    public Audit getAudit() {
+        return audit;
+    }
+
+    public Observations getObservations() {
+        return observations;
+    }
+}
