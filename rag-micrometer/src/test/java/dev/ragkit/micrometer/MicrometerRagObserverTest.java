@@ -25,7 +25,11 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
+import io.micrometer.tracing.test.simple.SimpleSpan;
+import io.micrometer.tracing.test.simple.SimpleTracer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -134,6 +138,27 @@ class MicrometerRagObserverTest {
         assertThat(observations).hasObservationWithNameEqualTo(MicrometerRagObserver.REQUEST).that()
                 .hasHighCardinalityKeyValue("question", QUESTION);
         noMeterCarriesTheQuestion();                       // high-cardinality values never become meter tags
+    }
+
+    @Test
+    void withATracingHandler_theStagesAreChildSpansOfTheRequestSpan() {
+        SimpleTracer tracer = new SimpleTracer();
+        ObservationRegistry traced = ObservationRegistry.create();
+        traced.observationConfig().observationHandler(new DefaultTracingObservationHandler(tracer));
+        RagPipeline pipeline = RagPipeline.builder().store(store).embedder(embedder).backend(new ExtractiveBackend())
+                .model(ExtractiveBackend.MODEL).selfRating(false).confidenceThreshold(0)
+                .observer(new MicrometerRagObserver(traced, meters, "support")).build();
+
+        pipeline.ask(RagRequest.of(QUESTION, Scope.of("acme")));
+
+        List<SimpleSpan> spans = List.copyOf(tracer.getSpans());
+        SimpleSpan request = spans.stream().filter(s -> s.getName().equals("ragkit ask")).findFirst().orElseThrow();
+        List<SimpleSpan> stages = spans.stream().filter(s -> s.getName().startsWith("ragkit ")
+                && !s.getName().equals("ragkit ask")).toList();
+        assertThat(stages).extracting(SimpleSpan::getName).contains("ragkit retrieve", "ragkit generate",
+                "ragkit audit");
+        assertThat(stages).allSatisfy(stage -> assertThat(stage.getParentId()).isEqualTo(request.getSpanId()));
+        assertThat(request.getTags()).containsEntry("outcome", "cited").doesNotContainKey("question");
     }
 
     private void noMeterCarriesTheQuestion() {
