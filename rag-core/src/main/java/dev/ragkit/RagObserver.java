@@ -43,6 +43,10 @@ public interface RagObserver {
         default void modelChosen(String model) {
         }
 
+        /** @param result the model's answer, before grounding (its token counts, finish reason, duration) */
+        default void generated(dev.ragkit.generation.ChatResult result) {
+        }
+
         /** @param response the request ended with this response (audited) */
         default void finished(RagResponse response) {
         }

@@ -202,6 +202,7 @@ public final class RagPipeline implements AutoCloseable {
 
     /** The model's answer grounded: citations, self-rating, confidence and routing (or the without-context answer). */
     RagResponse respond(Exchange x, Plan plan, ChatResult result) {
+        x.observation.generated(result);
         return plan.withoutContext() ? emptyContext.answered(x, plan, result)
                 : grounding.ground(x, plan.requirePrompt(), result);
     }

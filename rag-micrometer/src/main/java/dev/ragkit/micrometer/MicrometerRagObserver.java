@@ -3,6 +3,7 @@ package dev.ragkit.micrometer;
 import dev.ragkit.RagObserver;
 import dev.ragkit.RagRequest;
 import dev.ragkit.RagResponse;
+import dev.ragkit.generation.ChatResult;
 import dev.ragkit.grounding.Action;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -18,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * its stages a child observation named {@value #STAGE} — with Micrometer's default meter handler they become timers
  * (latency histograms per stage), with Micrometer Tracing's handler spans (parent and children). Beside them it
  * records: {@value #REQUESTS} (counter by {@code action} and {@code outcome}: cited, routed, empty_context, failed),
- * {@value #CONFIDENCE} (the overall score, 0–100), {@value #PROMPT_TOKENS}, {@value #CONTEXT_TOKENS} and
+ * {@value #CONFIDENCE} (the overall score, 0–100), {@value #PROMPT_TOKENS}, {@value #COMPLETION_TOKENS},
+ * {@value #CONTEXT_TOKENS} and
  * {@value #CONTEXT_CHUNKS}.
  *
  * <p>Tags are low-cardinality only: {@code stage}, {@code model}, {@code action}, {@code outcome}, {@code error}
@@ -42,6 +44,8 @@ public final class MicrometerRagObserver implements RagObserver {
     public static final String CONFIDENCE = "ragkit.confidence";
     /** Prompt tokens sent to the model. */
     public static final String PROMPT_TOKENS = "ragkit.tokens.prompt";
+    /** Tokens the model generated. */
+    public static final String COMPLETION_TOKENS = "ragkit.tokens.completion";
     /** Context tokens used in the prompt. */
     public static final String CONTEXT_TOKENS = "ragkit.context.tokens";
     /** Context chunks used in the prompt. */
@@ -110,6 +114,13 @@ public final class MicrometerRagObserver implements RagObserver {
         public void modelChosen(String chosen) {
             this.model = chosen;
             observation.lowCardinalityKeyValue("model", chosen);
+        }
+
+        @Override
+        public void generated(ChatResult result) {
+            if (result.completionTokens() != null) {
+                summary(COMPLETION_TOKENS, "tokens", "tokens the model generated").record(result.completionTokens());
+            }
         }
 
         @Override

@@ -72,7 +72,7 @@ class MicrometerRagObserverTest {
 
     @Test
     void aCitedAnswer_isOneRequestObservationWithItsStagesAndMeters() {
-        RagResponse response = pipeline(new ExtractiveBackend(), 0).ask(RagRequest.of(QUESTION, Scope.of("acme")));
+        RagResponse response = pipeline(new CountingBackend(), 0).ask(RagRequest.of(QUESTION, Scope.of("acme")));
         assertThat(response.citations()).isNotEmpty();
 
         assertThat(observations).hasNumberOfObservationsWithNameEqualTo(MicrometerRagObserver.REQUEST, 1)
@@ -89,6 +89,7 @@ class MicrometerRagObserverTest {
         assertThat(meters.get(MicrometerRagObserver.REQUESTS).tag("outcome", "cited").counter().count())
                 .isEqualTo(1);
         assertThat(meters.get(MicrometerRagObserver.CONFIDENCE).summary().count()).isEqualTo(1);
+        assertThat(meters.get(MicrometerRagObserver.COMPLETION_TOKENS).summary().totalAmount()).isEqualTo(12);
         assertThat(meters.get(MicrometerRagObserver.CONTEXT_TOKENS).summary().totalAmount())
                 .isEqualTo(response.contextTokensUsed());
         assertThat(meters.get("ragkit.store.search").timer().count()).isPositive();
@@ -166,6 +167,37 @@ class MicrometerRagObserverTest {
             for (Tag tag : meter.getId().getTags()) {
                 assertThat(tag.getValue()).as(meter.getId().toString()).doesNotContain("Jane").doesNotContain("rotate");
             }
+        }
+    }
+
+    /** The extractive backend, reporting 12 generated tokens as a model server would. */
+    private static final class CountingBackend implements LlmBackend {
+        private final ExtractiveBackend quotes = new ExtractiveBackend();
+
+        @Override
+        public String name() {
+            return quotes.name();
+        }
+
+        @Override
+        public ChatResult chat(ChatRequest request) {
+            ChatResult r = quotes.chat(request);
+            return new ChatResult(r.text(), r.model(), r.finishReason(), 120, 12, r.duration());
+        }
+
+        @Override
+        public Cancellable stream(ChatRequest request, StreamHandler handler) {
+            return quotes.stream(request, handler);
+        }
+
+        @Override
+        public ModelInfo modelInfo(String model) {
+            return quotes.modelInfo(model);
+        }
+
+        @Override
+        public HealthStatus health(String model) {
+            return quotes.health(model);
         }
     }
 
