@@ -66,6 +66,8 @@ final class AuditRecorder {
         return new AuditRecord(x.timestamp, request.requestId(), request.scope().tenant(),
                 redaction == QueryRedaction.NONE ? request.query() : null, AuditRecord.sha256(request.query()),
                 p == null ? List.of() : p.sourceIds(), p == null ? 0 : p.contextTokens(), x.model(), action,
-                confidence, x.elapsed().toMillis(), outcome, errorType, AuditOperation.ASK, Map.of());
+                confidence, x.elapsed().toMillis(), outcome, errorType, AuditOperation.ASK, Map.of(),
+                x.retrievalQuery() == null ? null : redaction == QueryRedaction.NONE ? x.retrievalQuery()
+                        : "sha256:" + AuditRecord.sha256(x.retrievalQuery()));
     }
 }

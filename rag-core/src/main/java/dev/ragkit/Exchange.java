@@ -21,6 +21,7 @@ final class Exchange {
     private @Nullable Prompt prompt;
     private @Nullable Plan plan;
     private boolean audited;
+    private @Nullable String retrievalQuery;
 
     final RagObserver.RequestObservation observation;
 
@@ -57,6 +58,15 @@ final class Exchange {
 
     Duration elapsed() {
         return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    /** @return the rewritten question retrieval used, or {@code null} when it used the question as asked */
+    @Nullable String retrievalQuery() {
+        return retrievalQuery;
+    }
+
+    void retrievalQuery(String rewritten) {
+        this.retrievalQuery = rewritten;
     }
 
     String model() {

@@ -14,6 +14,7 @@ import dev.ragkit.grounding.OwnerDirectory;
 import dev.ragkit.grounding.Router;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.prompt.PromptBuilder;
+import dev.ragkit.retrieval.QueryTransformer;
 import dev.ragkit.retrieval.Deduplicator;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.Retriever;
@@ -66,6 +67,7 @@ abstract class PipelineSettings {
     QueryRedaction queryRedaction = QueryRedaction.HASH;
     RagListener listener = new RagListener() { };
     RagObserver observer = RagObserver.NONE;
+    @Nullable QueryTransformer queryTransformer;
     Executor executor = ForkJoinPool.commonPool();
     Clock clock = Clock.systemUTC();
     @Nullable List<String> allowedModels;
@@ -110,6 +112,7 @@ abstract class PipelineSettings {
         b.queryRedaction = queryRedaction;
         b.listener = listener;
         b.observer = observer;
+        b.queryTransformer = queryTransformer;
         b.executor = executor;
         b.clock = clock;
         b.allowedModels = allowedModels;
@@ -457,6 +460,17 @@ abstract class PipelineSettings {
     /** @param listener observes requests @return this builder */
     public RagPipeline.Builder listener(RagListener listener) {
         this.listener = Objects.requireNonNull(listener, "listener");
+        return self();
+    }
+
+    /**
+     * @param transformer makes a follow-up question standalone before retrieval, when the request has history
+     *                    (default: the model rewrites it, falling back to {@link QueryTransformer#keyTerms()}; with
+     *                    the extractive backend, the key terms)
+     * @return this builder
+     */
+    public RagPipeline.Builder queryTransformer(QueryTransformer transformer) {
+        this.queryTransformer = Objects.requireNonNull(transformer, "transformer");
         return self();
     }
 

@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
  * these calls into Micrometer observations). Unlike {@link RagListener}, which hears what happened, an observer is
  * told when a request and each of its stages starts and stops, so it can time them and nest them.
  *
- * <p>Stages: {@code retrieve}, {@code budget}, {@code generate}, {@code grounding} (citations and confidence),
+ * <p>Stages: {@code rewrite} (a follow-up made standalone, only with history), {@code retrieve}, {@code budget},
+ * {@code generate}, {@code grounding} (citations and confidence),
  * {@code self-rating} and {@code audit}; a stage may run more than once in a request ({@code grounding}). A
  * request's stages are sequential but may run on different threads (streaming). An observer must be thread-safe
  * and must not throw: the pipeline does not guard against it.

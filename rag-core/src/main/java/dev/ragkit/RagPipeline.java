@@ -3,6 +3,7 @@ package dev.ragkit;
 import dev.ragkit.audit.AuditTrail;
 import dev.ragkit.budget.BudgetLimits;
 import dev.ragkit.generation.Cancellable;
+import dev.ragkit.generation.ExtractiveBackend;
 import dev.ragkit.generation.ChatResult;
 import dev.ragkit.generation.HealthStatus;
 import dev.ragkit.generation.LlmBackend;
@@ -13,6 +14,8 @@ import dev.ragkit.prompt.ContextBlock;
 import dev.ragkit.prompt.ContextBlocks;
 import dev.ragkit.prompt.Prompt;
 import dev.ragkit.prompt.PromptBuilder;
+import dev.ragkit.retrieval.LlmQueryTransformer;
+import dev.ragkit.retrieval.QueryTransformer;
 import dev.ragkit.retrieval.RetrievedContext;
 import dev.ragkit.retrieval.Retriever;
 import dev.ragkit.store.DocumentStore;
@@ -25,6 +28,7 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Answers questions from your documents, with citations, or hands them to a human. Thread-safe and stateless per
@@ -66,6 +70,7 @@ public final class RagPipeline implements AutoCloseable {
     private final AuditRecorder audit;
     private final RagListener listener;
     private final RagObserver observer;
+    private final @Nullable QueryTransformer queryTransformer;
     private final Executor executor;
     private final Clock clock;
 
@@ -93,6 +98,7 @@ public final class RagPipeline implements AutoCloseable {
         this.audit = new AuditRecorder(new AuditTrail(b.audit, b.auditFailurePolicy), b.queryRedaction);
         this.listener = new SafeListener(b.listener);
         this.observer = b.observer;
+        this.queryTransformer = b.queryTransformer;
         this.executor = b.executor;
         this.clock = b.clock;
     }
@@ -181,8 +187,13 @@ public final class RagPipeline implements AutoCloseable {
     Plan plan(Exchange x) {
         RagRequest request = x.request;
         x.model(models.resolve(request));
+        String query = request.history().isEmpty() ? request.query()
+                : x.time("rewrite", () -> queries(x).standalone(request.query(), request.history()));
+        if (!query.equals(request.query())) {
+            x.retrievalQuery(query);
+        }
         RetrievedContext context = x.time("retrieve",
-                () -> retriever.retrieve(request.query(), request.scope(), request.overrides()));
+                () -> retriever.retrieve(query, request.scope(), request.overrides()));
         listener.retrieved(request, context);
         List<ContextBlock> candidates = context.isEmpty() ? List.of() : ContextBlocks.of(context,
                 linked -> store.chunksWithoutEmbeddings(request.scope(), linked.document().id()));
@@ -198,6 +209,18 @@ public final class RagPipeline implements AutoCloseable {
             listener.promptBuilt(request, plan.prompt());
         }
         return x.planned(plan);
+    }
+
+    /**
+     * What makes a follow-up standalone: the configured transformer, else the model (with the key-terms fallback),
+     * else — for extractive answers, where no model can rewrite — the key terms.
+     */
+    private QueryTransformer queries(Exchange x) {
+        if (queryTransformer != null) {
+            return queryTransformer;
+        }
+        return backend instanceof ExtractiveBackend ? QueryTransformer.keyTerms()
+                : new LlmQueryTransformer(backend, x.model(), QueryTransformer.keyTerms());
     }
 
     /** The model's answer grounded: citations, self-rating, confidence and routing (or the without-context answer). */

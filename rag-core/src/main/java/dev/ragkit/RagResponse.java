@@ -37,12 +37,15 @@ import org.jspecify.annotations.Nullable;
  * @param unknownSourceIds  SourceIds the answer used that were not in the prompt
  * @param flags             things the caller should know (immutable)
  * @param timings           time per stage, in order (immutable)
+ * @param retrievalQuery    the standalone question retrieval used when a follow-up was rewritten from the history
+ *                          ({@code QueryTransformer}), or {@code null} when the question was used as asked
  */
 public record RagResponse(String requestId, String answer, ConfidenceScore confidence, List<Citation> citations,
         Action action, @Nullable RouteTarget routeTo, String modelUsed, int contextChunksUsed, int contextTokensUsed,
         int promptTokens, Duration generationTime, Duration totalTime, boolean grounded, List<Source> sources,
         List<LinkedSource> linkedDocuments, List<String> droppedSources, List<String> truncatedSources,
-        List<String> unknownSourceIds, Set<ResponseFlag> flags, Map<String, Duration> timings) {
+        List<String> unknownSourceIds, Set<ResponseFlag> flags, Map<String, Duration> timings,
+        @Nullable String retrievalQuery) {
 
     /** Validates and copies the arguments. */
     public RagResponse {

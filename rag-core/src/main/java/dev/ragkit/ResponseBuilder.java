@@ -123,7 +123,7 @@ final class ResponseBuilder {
                 exchange.model(), contextChunks, contextTokens, promptTokens,
                 exchange.timings().getOrDefault("generate", Duration.ZERO), exchange.elapsed(),
                 !citations.isEmpty(), Sources.of(used), Sources.linked(used), dropped, truncated, unknownSourceIds,
-                flags, exchange.timings());
+                flags, exchange.timings(), exchange.retrievalQuery());
     }
 
     /** @return {@code response} with one more flag */
@@ -133,7 +133,7 @@ final class ResponseBuilder {
         return new RagResponse(r.requestId(), r.answer(), r.confidence(), r.citations(), r.action(), r.routeTo(),
                 r.modelUsed(), r.contextChunksUsed(), r.contextTokensUsed(), r.promptTokens(), r.generationTime(),
                 r.totalTime(), r.grounded(), r.sources(), r.linkedDocuments(), r.droppedSources(),
-                r.truncatedSources(), r.unknownSourceIds(), more, r.timings());
+                r.truncatedSources(), r.unknownSourceIds(), more, r.timings(), r.retrievalQuery());
     }
 
     private static List<String> sourceIds(List<ContextBlock> blocks) {

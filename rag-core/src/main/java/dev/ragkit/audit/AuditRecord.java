@@ -35,11 +35,41 @@ import org.jspecify.annotations.Nullable;
  *                      {@code critical}, {@code relevant}, {@code linked}, {@code totalMatches}; for INDEX
  *                      {@code indexed}, {@code unchanged}, {@code skipped}, {@code failed}, {@code deleted},
  *                      {@code chunks}, {@code tokens}; empty for ASK
+ * @param retrievalQuery the standalone question retrieval used when a follow-up was rewritten (see
+ *                      {@code QueryTransformer}), redacted like {@code query}: its text when queries are kept,
+ *                      {@code sha256:<hex>} when they are hashed; {@code null} when the question was used as asked
  */
 public record AuditRecord(Instant timestamp, String requestId, String tenant, @Nullable String query,
         String querySha256, List<String> sourceIds, int contextTokens, String model, @Nullable String action,
         @Nullable Integer confidence, long latencyMillis, AuditOutcome outcome, @Nullable String errorType,
-        AuditOperation operation, Map<String, Long> counts) {
+        AuditOperation operation, Map<String, Long> counts, @Nullable String retrievalQuery) {
+
+    /**
+     * A record without a rewritten query.
+     *
+     * @param timestamp     when the operation started
+     * @param requestId     its id
+     * @param tenant        the tenant
+     * @param query         the question or what was indexed, or {@code null} when redacted
+     * @param querySha256   its SHA-256
+     * @param sourceIds     the SourceIds in the prompt
+     * @param contextTokens the tokens of context in the prompt
+     * @param model         the model
+     * @param action        the action, or {@code null}
+     * @param confidence    the confidence, or {@code null}
+     * @param latencyMillis how long it took
+     * @param outcome       how it ended
+     * @param errorType     the failure's class name for ERROR records
+     * @param operation     the operation
+     * @param counts        what it counted
+     */
+    public AuditRecord(Instant timestamp, String requestId, String tenant, @Nullable String query,
+            String querySha256, List<String> sourceIds, int contextTokens, String model, @Nullable String action,
+            @Nullable Integer confidence, long latencyMillis, AuditOutcome outcome, @Nullable String errorType,
+            AuditOperation operation, Map<String, Long> counts) {
+        this(timestamp, requestId, tenant, query, querySha256, sourceIds, contextTokens, model, action, confidence,
+                latencyMillis, outcome, errorType, operation, counts, null);
+    }
 
     /** Validates and copies the arguments. */
     public AuditRecord {

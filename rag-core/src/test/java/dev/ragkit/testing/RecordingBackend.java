@@ -81,6 +81,15 @@ public final class RecordingBackend implements LlmBackend {
         return r.messages().get(0).content().equals(RATING_SYSTEM);
     }
 
+    /**
+     * @param r a request
+     * @return whether it is the follow-up rewrite ({@code LlmQueryTransformer}); the backend answers it with the
+     *         question unchanged, and it is not one of the {@link #answerRequests()}
+     */
+    public static boolean isRewrite(ChatRequest r) {
+        return r.messages().get(0).content().startsWith("Rewrite the user's last question");
+    }
+
     /** @param r a request @return the SourceIds in its system message, in order */
     public static List<String> sourceIds(ChatRequest r) {
         List<String> ids = new ArrayList<>();
@@ -95,7 +104,7 @@ public final class RecordingBackend implements LlmBackend {
     public List<ChatRequest> answerRequests() {
         List<ChatRequest> answers = new ArrayList<>();
         for (ChatRequest r : requests) {
-            if (!isRating(r)) {
+            if (!isRating(r) && !isRewrite(r)) {
                 answers.add(r);
             }
         }
@@ -164,6 +173,11 @@ public final class RecordingBackend implements LlmBackend {
     @Override
     public ChatResult chat(ChatRequest request) {
         requests.add(request);
+        if (isRewrite(request)) {
+            String content = request.messages().get(1).content();
+            String question = content.substring(content.lastIndexOf("Last question: ") + "Last question: ".length());
+            return new ChatResult(question, request.model(), FinishReason.STOP, 50, 10, Duration.ofMillis(1));
+        }
         String text = script.apply(request);
         return new ChatResult(text, request.model(), finishReason, 100, text.length(), Duration.ofMillis(1));
     }
