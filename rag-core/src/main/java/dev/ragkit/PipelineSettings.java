@@ -15,6 +15,7 @@ import dev.ragkit.grounding.Router;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.prompt.PromptBuilder;
 import dev.ragkit.retrieval.QueryTransformer;
+import dev.ragkit.retrieval.Reranker;
 import dev.ragkit.retrieval.Deduplicator;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.Retriever;
@@ -52,6 +53,7 @@ abstract class PipelineSettings {
     @Nullable Embedder embedder;
     @Nullable RetrievalOptions retrievalOptions;
     @Nullable Deduplicator deduplicator;
+    @Nullable Reranker reranker;
     @Nullable TokenBudget tokenBudget;
     @Nullable TokenCounter counter;
     @Nullable PromptBuilder promptBuilder;
@@ -97,6 +99,7 @@ abstract class PipelineSettings {
         b.embedder = embedder;
         b.retrievalOptions = retrievalOptions;
         b.deduplicator = deduplicator;
+        b.reranker = reranker;
         b.tokenBudget = tokenBudget;
         b.counter = counter;
         b.promptBuilder = promptBuilder;
@@ -156,6 +159,7 @@ abstract class PipelineSettings {
                     "Retriever.builder().options(...)");
             clash(problems, "retriever(...)", "deduplicator(...)", deduplicator,
                     "Retriever.builder().deduplicator(...)");
+            clash(problems, "retriever(...)", "reranker(...)", reranker, "Retriever.builder().reranker(...)");
         }
         if (systemPrompt != null && promptBuilder != null) {
             problems.add("both systemPrompt(...) and promptBuilder(...) were set; a custom PromptBuilder carries its "
@@ -381,6 +385,15 @@ abstract class PipelineSettings {
     /** @param options retrieval options of the default retriever (default: from the configuration) @return this */
     public RagPipeline.Builder retrievalOptions(RetrievalOptions options) {
         this.retrievalOptions = Objects.requireNonNull(options, "options");
+        return self();
+    }
+
+    /**
+     * @param reranker scores the best candidates again in the default retriever (default none)
+     * @return this builder
+     */
+    public RagPipeline.Builder reranker(Reranker reranker) {
+        this.reranker = Objects.requireNonNull(reranker, "reranker");
         return self();
     }
 

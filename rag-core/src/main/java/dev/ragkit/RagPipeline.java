@@ -16,6 +16,7 @@ import dev.ragkit.prompt.Prompt;
 import dev.ragkit.prompt.PromptBuilder;
 import dev.ragkit.retrieval.LlmQueryTransformer;
 import dev.ragkit.retrieval.QueryTransformer;
+import dev.ragkit.retrieval.Reranker;
 import dev.ragkit.retrieval.RetrievedContext;
 import dev.ragkit.retrieval.Retriever;
 import dev.ragkit.store.DocumentStore;
@@ -87,7 +88,8 @@ public final class RagPipeline implements AutoCloseable {
         this.retriever = b.retriever != null ? b.retriever : Retriever.builder().store(store)
                 .embedder(Objects.requireNonNull(b.embedder, "embedder"))
                 .options(b.retrievalOptions != null ? b.retrievalOptions : config.retrievalOptions())
-                .deduplicator(b.deduplicator != null ? b.deduplicator : config.deduplicator()).build();
+                .deduplicator(b.deduplicator != null ? b.deduplicator : config.deduplicator())
+                .reranker(b.reranker != null ? b.reranker : Reranker.none()).build();
         this.prompts = new PromptStage(models, backend, b.tokenBudget, b.counter, b.promptBuilder != null
                 ? b.promptBuilder : b.systemPrompt == null ? PromptBuilder.standard()
                 : PromptBuilder.withSystemPrompt(b.systemPrompt), config.temperature(), b.seed);

@@ -8,6 +8,8 @@ import dev.ragkit.ingest.Embedder;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import java.util.Locale;
+import dev.ragkit.retrieval.Reranker;
+import dev.ragkit.retrieval.TermOverlapReranker;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -29,6 +31,10 @@ final class EvalCommand extends CliCommand {
 
     @Option(names = "--k", description = "the cutoff of nDCG@k and MRR@k, 1-100 (default: ${DEFAULT-VALUE})")
     int k = 10;
+
+    @Option(names = "--rerank", description = "none or term-overlap: rerank the best 40 chunks of hybrid search "
+            + "(default: ${DEFAULT-VALUE})")
+    String rerank = "none";
 
     @Option(names = "--split", description = "the qrels split (default: ${DEFAULT-VALUE})")
     String split = BeirDataset.DEFAULT_SPLIT;
@@ -55,6 +61,17 @@ final class EvalCommand extends CliCommand {
         }
     }
 
+    private Reranker reranker() {
+        switch (rerank) {
+            case "none":
+                return Reranker.none();
+            case "term-overlap":
+                return new TermOverlapReranker(0.3);
+            default:
+                throw new UsageException("--rerank must be none or term-overlap, got '" + Terminal.line(rerank) + "'");
+        }
+    }
+
     EvalCommand(CliContext context) {
         super(context);
     }
@@ -75,10 +92,12 @@ final class EvalCommand extends CliCommand {
             RetrievalEvaluator.index(dataset, store, mode == Mode.keyword ? new ConstantEmbedder() : embedder, tenant);
             double seconds = (System.nanoTime() - start) / 1e9;
             Ranker ranker = mode == Mode.vector ? Ranker.vector(store, embedder, scope)
-                    : mode == Mode.keyword ? Ranker.keyword(store, scope) : Ranker.hybrid(store, embedder, scope);
+                    : mode == Mode.keyword ? Ranker.keyword(store, scope)
+                    : Ranker.hybrid(store, embedder, scope, reranker());
             EvaluationReport r = evaluator.evaluate(dataset, ranker);
-            context.out.printf(Locale.ROOT, "%s, %s mode, %s%n", dataset, mode,
-                    mode == Mode.keyword ? "BM25 only" : CliContext.EMBEDDER_NAME + " embeddings");
+            context.out.printf(Locale.ROOT, "%s, %s mode, %s%s%n", dataset, mode,
+                    mode == Mode.keyword ? "BM25 only" : CliContext.EMBEDDER_NAME + " embeddings",
+                    rerank.equals("none") ? "" : ", reranked by " + rerank);
             context.out.printf(Locale.ROOT, "nDCG@%d     %.4f%nRecall@100  %.4f%nMRR@%d      %.4f%n", k, r.ndcg(),
                     r.recallAt100(), k, r.mrr());
             context.out.printf(Locale.ROOT, "indexed     %d documents in %.1f s (%.0f documents/s)%n",

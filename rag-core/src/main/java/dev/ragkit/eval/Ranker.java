@@ -1,7 +1,9 @@
 package dev.ragkit.eval;
 
 import dev.ragkit.ingest.Embedder;
+import dev.ragkit.retrieval.Reranker;
 import dev.ragkit.retrieval.RetrievalOptions;
+import dev.ragkit.retrieval.RetrievedChunk;
 import dev.ragkit.retrieval.ScoreFusion;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
@@ -113,6 +115,55 @@ public interface Ranker {
             return Rankers.rollUp(hits, fused::get, k);
         };
     }
+
+    /**
+     * Hybrid search whose best {@value #RERANK_DEPTH} chunks are scored again by {@code reranker} (as the retriever
+     * does before its top-k cut); documents by their best chunk's reranked score, then the rest by fused score.
+     *
+     * @param store    the store
+     * @param embedder embeds the query
+     * @param scope    who searches
+     * @param reranker scores the best chunks again
+     * @return the ranker
+     */
+    static Ranker hybrid(DocumentStore store, Embedder embedder, Scope scope, Reranker reranker) {
+        Objects.requireNonNull(reranker, "reranker");
+        Ranker base = hybrid(store, embedder, scope);
+        if (reranker == Reranker.none()) {
+            return base;
+        }
+        return (queryText, k) -> {
+            SearchRequest.Builder request = SearchRequest.builder(scope)
+                    .vector(embedder.embed(List.of(queryText))[0]).k(Math.max(fetch(store, k), RERANK_DEPTH));
+            if (!queryText.isBlank()) {
+                request.text(queryText);
+            }
+            List<SearchHit> hits = new ArrayList<>(store.search(request.build()));
+            double[] relevance = ScoreFusion.fuse(hits, RetrievalOptions.Fusion.RELATIVE_SCORE, 0.5);
+            List<Integer> order = new ArrayList<>();
+            for (int i = 0; i < hits.size(); i++) {
+                order.add(i);
+            }
+            order.sort((a, b) -> Double.compare(relevance[b], relevance[a]));
+            List<RetrievedChunk> head = new ArrayList<>();
+            for (int i : order.subList(0, Math.min(RERANK_DEPTH, order.size()))) {
+                SearchHit h = hits.get(i);
+                head.add(new RetrievedChunk(h.chunk(), h.document(), Double.NaN, relevance[i], relevance[i]));
+            }
+            double[] reranked = reranker.scores(queryText, head);
+            Map<SearchHit, Double> score = new HashMap<>();
+            for (int j = 0; j < head.size(); j++) {
+                score.put(hits.get(order.get(j)), 1 + reranked[j]);        // reranked chunks before the rest
+            }
+            for (int j = head.size(); j < order.size(); j++) {
+                score.put(hits.get(order.get(j)), relevance[order.get(j)]);
+            }
+            return Rankers.rollUp(hits, score::get, k);
+        };
+    }
+
+    /** How many fused chunks {@link #hybrid(DocumentStore, Embedder, Scope, Reranker)} reranks. */
+    int RERANK_DEPTH = 40;
 
     private static int fetch(DocumentStore store, int k) {
         if (k < 1) {

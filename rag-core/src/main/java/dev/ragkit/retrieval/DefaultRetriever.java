@@ -32,6 +32,9 @@ import org.jspecify.annotations.Nullable;
 /** The default {@link Retriever}; see its javadoc for the pipeline. Stateless apart from the query cache. */
 final class DefaultRetriever implements Retriever {
     /** Best first: boosted relevance descending, then source id, so equal scores order deterministically. */
+    /** How many candidates per top-k slot the reranker sees (at least {@link #RERANK_MIN}). */
+    static final int RERANK_DEPTH = 4;
+    static final int RERANK_MIN = 20;
     static final Comparator<RetrievedChunk> BEST_FIRST = Comparator.comparingDouble(RetrievedChunk::boosted)
             .reversed().thenComparing(RetrievedChunk::sourceId);
 
@@ -40,6 +43,7 @@ final class DefaultRetriever implements Retriever {
     private final RetrievalOptions options;
     private final Booster booster;
     private final Deduplicator deduplicator;
+    private final Reranker reranker;
     private final LinkResolver linkResolver;
     private final @Nullable AuditTrail audit;
     private final QueryRedaction queryRedaction;
@@ -53,6 +57,7 @@ final class DefaultRetriever implements Retriever {
         this.options = b.options;
         this.booster = b.booster;
         this.deduplicator = b.deduplicator;
+        this.reranker = b.reranker;
         this.linkResolver = b.linkResolver;
         this.audit = b.auditSink == null ? null : new AuditTrail(b.auditSink, b.auditFailurePolicy);
         this.queryRedaction = b.queryRedaction;
@@ -157,6 +162,10 @@ final class DefaultRetriever implements Retriever {
         candidates.sort(BEST_FIRST);
         List<RetrievedChunk> kept = perDocumentCap(deduplicator.deduplicate(candidates), o.maxChunksPerDocument());
         t = lap(timings, "rank", t);
+        if (reranker != Reranker.none() && !kept.isEmpty()) {
+            kept = rerank(query, kept, Math.max(o.topK() * RERANK_DEPTH, RERANK_MIN));
+            t = lap(timings, "rerank", t);
+        }
 
         List<RetrievedChunk> relevant;
         List<RetrievedDocument> relevantDocuments = new ArrayList<>();
@@ -206,6 +215,30 @@ final class DefaultRetriever implements Retriever {
     }
 
     /** Keeps at most {@code max} chunks of each document, in order. */
+    /** The best {@code depth} candidates re-ordered by the reranker's scores; the rest follow as they were. */
+    private List<RetrievedChunk> rerank(String query, List<RetrievedChunk> kept, int depth) {
+        List<RetrievedChunk> head = kept.subList(0, Math.min(depth, kept.size()));
+        double[] scores = reranker.scores(query, head);
+        if (scores.length != head.size()) {
+            throw new IllegalStateException("the reranker " + reranker + " returned " + scores.length
+                    + " scores for " + head.size() + " candidates");
+        }
+        List<RetrievedChunk> out = new ArrayList<>(kept.size());
+        for (int i = 0; i < head.size(); i++) {
+            RetrievedChunk c = head.get(i);
+            double s = scores[i];
+            if (!(s >= 0 && s <= 1)) {
+                throw new IllegalStateException("the reranker " + reranker + " scored " + c.sourceId() + " " + s
+                        + "; scores must be in [0, 1]");
+            }
+            out.add(new RetrievedChunk(c.chunk(), c.document(), c.similarity(), c.relevance(), c.boosted(), s));
+        }
+        out.sort(Comparator.comparingDouble(RetrievedChunk::reranked).reversed()
+                .thenComparing(RetrievedChunk::sourceId));
+        out.addAll(kept.subList(head.size(), kept.size()));
+        return out;
+    }
+
     private static List<RetrievedChunk> perDocumentCap(List<RetrievedChunk> chunks, int max) {
         Map<String, Integer> counts = new HashMap<>();
         List<RetrievedChunk> kept = new ArrayList<>(chunks.size());

@@ -15,7 +15,21 @@ import java.util.Objects;
  * @param boosted      the relevance after the promotion boost, in [0, 1]
  */
 public record RetrievedChunk(StoredChunk chunk, StoredDocument document, double similarity, double relevance,
-        double boosted) {
+        double boosted, double reranked) {
+
+    /**
+     * A chunk not reranked ({@link #reranked()} is NaN).
+     *
+     * @param chunk      the chunk
+     * @param document   its document
+     * @param similarity the raw cosine similarity, or NaN
+     * @param relevance  the fused score
+     * @param boosted    the fused score after promotion boosts
+     */
+    public RetrievedChunk(StoredChunk chunk, StoredDocument document, double similarity, double relevance,
+            double boosted) {
+        this(chunk, document, similarity, relevance, boosted, Double.NaN);
+    }
 
     /**
      * Validates the arguments.
@@ -34,6 +48,9 @@ public record RetrievedChunk(StoredChunk chunk, StoredDocument document, double 
         }
         requireUnit(relevance, "relevance");
         requireUnit(boosted, "boosted");
+        if (!Double.isNaN(reranked)) {
+            requireUnit(reranked, "reranked");
+        }
     }
 
     /**

@@ -62,6 +62,7 @@ public interface Retriever {
         RetrievalOptions options = RetrievalOptions.chunkQa();
         Booster booster = Booster.promotion();
         Deduplicator deduplicator = new JaccardDeduplicator();
+        Reranker reranker = Reranker.none();
         LinkResolver linkResolver = new BreadthFirstLinkResolver();
         long queryCacheSize = 1_000;
         @Nullable AuditSink auditSink;
@@ -99,6 +100,15 @@ public interface Retriever {
         /** @param deduplicator default {@link JaccardDeduplicator} at 0.9 @return this builder */
         public Builder deduplicator(Deduplicator deduplicator) {
             this.deduplicator = Objects.requireNonNull(deduplicator, "deduplicator");
+            return this;
+        }
+
+        /**
+         * @param reranker scores the best candidates again before the top-k cut (default {@link Reranker#none()})
+         * @return this builder
+         */
+        public Builder reranker(Reranker reranker) {
+            this.reranker = Objects.requireNonNull(reranker, "reranker");
             return this;
         }
 

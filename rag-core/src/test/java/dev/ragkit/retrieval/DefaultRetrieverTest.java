@@ -97,6 +97,62 @@ final class DefaultRetrieverTest {
     }
 
     @Test
+    void retrieve_withAReranker_reordersTheCandidatesBeforeTheCutAndKeepsTheRawScores() {
+        put("a.md", PromotionLevel.STANDARD, 0.9);
+        put("b.md", PromotionLevel.STANDARD, 0.8);
+        put("c.md", PromotionLevel.STANDARD, 0.7);
+        put("low.md", PromotionLevel.STANDARD, 0.1);
+        List<List<String>> seen = new ArrayList<>();
+        Reranker cPreferred = (query, candidates) -> {
+            seen.add(candidates.stream().map(c -> c.document().path()).toList());
+            return candidates.stream().mapToDouble(c -> c.document().path().equals("c.md") ? 0.99 : 0.5).toArray();
+        };
+        Retriever reranking = Retriever.builder().store(store).embedder(embedder).reranker(cPreferred)
+                .options(vectorOnly().minSimilarity(0.3).topK(2).build()).build();
+
+        RetrievedContext context = reranking.retrieve(QUERY, scope);
+
+        assertThat(seen).singleElement().satisfies(paths -> assertThat(paths).containsExactly("a.md", "b.md", "c.md"));
+        assertThat(context.relevant()).extracting(c -> c.document().path()).containsExactly("c.md", "a.md");
+        RetrievedChunk top = context.relevant().get(0);
+        assertThat(top.reranked()).isEqualTo(0.99);
+        assertThat(top.similarity()).isCloseTo(0.7, within(1e-6));          // thresholds keep meaning this
+        assertThat(retriever(vectorOnly().build()).retrieve(QUERY, scope).relevant().get(0).reranked()).isNaN();
+    }
+
+    @Test
+    void retrieve_aRerankerReturningBadScores_failsNamingIt() {
+        put("a.md", PromotionLevel.STANDARD, 0.9);
+        Reranker broken = (query, candidates) -> new double[] {1.5};
+        Reranker short_ = (query, candidates) -> new double[0];
+
+        assertThatThrownBy(() -> Retriever.builder().store(store).embedder(embedder).reranker(broken).build()
+                .retrieve(QUERY, scope)).isInstanceOf(IllegalStateException.class).hasMessageContaining("[0, 1]");
+        assertThatThrownBy(() -> Retriever.builder().store(store).embedder(embedder).reranker(short_).build()
+                .retrieve(QUERY, scope)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("0 scores for 1 candidates");
+    }
+
+    @Test
+    void termOverlapReranker_favoursChunksWithTheQuestionsTerms() {
+        StoredDocument d = StoredDocument.builder().tenant("acme").path("k.md").title("Keys").build();
+        StoredChunk rotation = new StoredChunk(d.id(), 0, "API keys rotate every ninety days.", atCosine(0.5), 5, 1, 1,
+                "Keys > Rotation", null);
+        StoredChunk other = new StoredChunk(d.id(), 1, "The office closes in August.", atCosine(0.5), 5, 2, 2, null,
+                null);
+        List<RetrievedChunk> candidates = List.of(new RetrievedChunk(other, d, 0.6, 0.6, 0.6),
+                new RetrievedChunk(rotation, d, 0.55, 0.55, 0.55));
+
+        double[] scores = new TermOverlapReranker(0.5).scores("How often do API keys rotate?", candidates);
+
+        assertThat(scores[1]).isGreaterThan(scores[0]);
+        for (double s : scores) {
+            assertThat(s).isBetween(0.0, 1.0);
+        }
+        assertThatThrownBy(() -> new TermOverlapReranker(1.5)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void retrieve_threshold07_keepsTwoOfHitsScored085_072_045() {
         put("a.md", PromotionLevel.STANDARD, 0.85);
         put("b.md", PromotionLevel.STANDARD, 0.72);
