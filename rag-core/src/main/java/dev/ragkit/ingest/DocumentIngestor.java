@@ -175,33 +175,109 @@ public final class DocumentIngestor {
         Objects.requireNonNull(prepared, "prepared");
         String path = prepared.parsed().path();
         List<TextChunk> chunks = prepared.chunks();
-        List<StoredChunk> stored = new ArrayList<>(chunks.size());
-        long tokens = 0;
+        float[][] vectors = new float[chunks.size()][];
         for (int from = 0; from < chunks.size(); from += batchSize) {
             if (cancelRequested.getAsBoolean()) {
                 return null;
             }
-            List<TextChunk> batch = chunks.subList(from, Math.min(chunks.size(), from + batchSize));
-            List<String> texts = new ArrayList<>(batch.size());
-            batch.forEach(c -> texts.add(c.text()));
-            float[][] vectors;
+            List<String> texts = new ArrayList<>();
+            chunks.subList(from, Math.min(chunks.size(), from + batchSize)).forEach(c -> texts.add(c.text()));
             try {
-                vectors = EmbeddingCheck.check(embedder, texts.size(), embedder.embed(texts));
+                float[][] got = EmbeddingCheck.check(embedder, texts.size(), embedder.embed(texts));
+                System.arraycopy(got, 0, vectors, from, got.length);
             } catch (RuntimeException e) {
                 throw new IngestException(path, 0, "embedding failed: " + e.getMessage(), e);
             }
-            for (int i = 0; i < batch.size(); i++) {
-                TextChunk chunk = batch.get(i);
-                if (chunk.index() != from + i) {
-                    throw new IngestException(path, chunk.startLine(), "the chunker numbered chunk " + (from + i)
-                            + " as " + chunk.index() + "; chunk indexes must run 0, 1, 2, … in order", null);
+        }
+        return assemble(prepared, vectors, 0);
+    }
+
+    /**
+     * One document of {@link #embedTogether}: embedded, or the failure that concerns it alone.
+     *
+     * @param prepared the document
+     * @param ingested its embedded chunks, or {@code null} when it failed
+     * @param failure  why it failed, or {@code null}
+     */
+    record Embedded(Prepared prepared, @Nullable Ingested ingested, @Nullable IngestException failure) {
+    }
+
+    /**
+     * Embeds several documents with their chunks filling shared batches (the chunks of many small documents make
+     * one call, which an embedder can spread over its cores). When a shared batch fails, each document of the group
+     * is embedded on its own, so the failure is reported for the documents it concerns only.
+     *
+     * @return one result per document in order, or {@code null} when {@code cancelRequested} said stop
+     */
+    @Nullable List<Embedded> embedTogether(List<Prepared> documents, BooleanSupplier cancelRequested) {
+        List<String> texts = new ArrayList<>();
+        for (Prepared p : documents) {
+            p.chunks().forEach(c -> texts.add(c.text()));
+        }
+        float[][] vectors = new float[texts.size()][];
+        try {
+            for (int from = 0; from < texts.size(); from += batchSize) {
+                if (cancelRequested.getAsBoolean()) {
+                    return null;
                 }
-                stored.add(new StoredChunk(prepared.document().id(), chunk.index(), chunk.text(), vectors[i],
-                        chunk.tokenCount(), chunk.startLine(), chunk.endLine(), chunk.section(), chunk.page()));
-                tokens += chunk.tokenCount();
+                List<String> batch = texts.subList(from, Math.min(texts.size(), from + batchSize));
+                float[][] got = EmbeddingCheck.check(embedder, batch.size(), embedder.embed(batch));
+                System.arraycopy(got, 0, vectors, from, got.length);
+            }
+        } catch (RuntimeException e) {
+            return oneByOne(documents, cancelRequested);
+        }
+        List<Embedded> out = new ArrayList<>(documents.size());
+        int at = 0;
+        for (Prepared p : documents) {
+            try {
+                out.add(new Embedded(p, assemble(p, vectors, at), null));
+            } catch (IngestException e) {
+                out.add(new Embedded(p, null, e));
+            }
+            at += p.chunks().size();
+        }
+        return out;
+    }
+
+    private @Nullable List<Embedded> oneByOne(List<Prepared> documents, BooleanSupplier cancelRequested) {
+        List<Embedded> out = new ArrayList<>(documents.size());
+        for (Prepared p : documents) {
+            try {
+                Ingested ingested = embed(p, cancelRequested);
+                if (ingested == null) {
+                    return null;
+                }
+                out.add(new Embedded(p, ingested, null));
+            } catch (IngestException e) {
+                out.add(new Embedded(p, null, e));
             }
         }
+        return out;
+    }
+
+    /** The stored chunks of {@code prepared}, whose vectors start at {@code offset} of {@code vectors}. */
+    private Ingested assemble(Prepared prepared, float[][] vectors, int offset) {
+        String path = prepared.parsed().path();
+        List<TextChunk> chunks = prepared.chunks();
+        List<StoredChunk> stored = new ArrayList<>(chunks.size());
+        long tokens = 0;
+        for (int i = 0; i < chunks.size(); i++) {
+            TextChunk chunk = chunks.get(i);
+            if (chunk.index() != i) {
+                throw new IngestException(path, chunk.startLine(), "the chunker numbered chunk " + i + " as "
+                        + chunk.index() + "; chunk indexes must run 0, 1, 2, … in order", null);
+            }
+            stored.add(new StoredChunk(prepared.document().id(), chunk.index(), chunk.text(), vectors[offset + i],
+                    chunk.tokenCount(), chunk.startLine(), chunk.endLine(), chunk.section(), chunk.page()));
+            tokens += chunk.tokenCount();
+        }
         return new Ingested(prepared.document(), stored, tokens, prepared.parsed());
+    }
+
+    /** @return how many texts one embedding call takes */
+    int batchSize() {
+        return batchSize;
     }
 
     /**

@@ -183,17 +183,36 @@ public final class Indexer {
         listener.onProgress(run.progress(started));
         Map<String, StoredDocument> stored = incremental ? storedDocuments(scan.candidates) : Map.of();
         boolean cancelled = scan.cancelled;
+        // Files are read, parsed and chunked one by one, and embedded together: the chunks of several small files
+        // fill one embedding batch, which the embedder can spread over every core. What happens to each file is
+        // reported in file order all the same: a skip or failure waits for the files before it.
+        List<Pending> pending = new ArrayList<>();
+        int pendingChunks = 0;
         for (FolderScanner.Candidate candidate : scan.candidates) {
             if (cancelled || cancelRequested.getAsBoolean()) {
                 cancelled = true;
                 break;
             }
-            if (!indexFile(run, candidate, stored.get(ingestor.storedPath(candidate.path())), cancelRequested)) {
-                cancelled = true;
-                break;
+            Pending next = prepareFile(run, candidate, stored.get(ingestor.storedPath(candidate.path())));
+            if (next.prepared() == null && pending.isEmpty()) {
+                next.report().run();
+                run.done++;
+                listener.onProgress(run.progress(started));
+                continue;
             }
-            run.done++;
-            listener.onProgress(run.progress(started));
+            pending.add(next);
+            pendingChunks += next.prepared() == null ? 0 : next.prepared().chunks().size();
+            if (pendingChunks >= ingestor.batchSize()) {
+                if (!flush(run, pending, cancelRequested, started)) {
+                    cancelled = true;
+                    break;
+                }
+                pending.clear();
+                pendingChunks = 0;
+            }
+        }
+        if (!cancelled && !pending.isEmpty() && !flush(run, pending, cancelRequested, started)) {
+            cancelled = true;
         }
         int deleted = sync && !cancelled ? deleteGone(scan) : 0;
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
@@ -207,39 +226,79 @@ public final class Indexer {
         return report;
     }
 
+    /** A file read and chunked, waiting to be embedded; or what to report about a file that needs no embedding. */
+    private record Pending(DocumentIngestor.@Nullable Prepared prepared, Runnable report) {
+    }
+
     /**
-     * Reads, and unless unchanged parses, embeds and stores one file; every failure of that file is reported.
-     *
-     * @return false when cancelled
+     * Reads one file and, unless it is unchanged, parses and chunks it. A skipped, unchanged or failed file comes
+     * back as the report to make, in its turn.
      */
-    private boolean indexFile(IndexRun run, FolderScanner.Candidate candidate, @Nullable StoredDocument stored,
-            BooleanSupplier cancelRequested) {
+    private Pending prepareFile(IndexRun run, FolderScanner.Candidate candidate, @Nullable StoredDocument stored) {
         String path = candidate.path();
         String type = candidate.parser().id();
         try {
             byte[] bytes = read(candidate);
             if (bytes == null) {
-                run.skipped(new IndexReport.SkippedFile(path, SkipReason.TOO_LARGE, "grew past the limit of "
-                        + candidate.maxBytes() + " bytes while being read"), type);
-                return true;
+                return report(() -> run.skipped(new IndexReport.SkippedFile(path, SkipReason.TOO_LARGE, "grew past "
+                        + "the limit of " + candidate.maxBytes() + " bytes while being read"), type));
             }
             if (ingestor.unchanged(stored, DocumentIngestor.sha256(bytes))) {
-                run.unchanged(path, type);
-                return true;
+                return report(() -> run.unchanged(path, type));
             }
-            DocumentIngestor.Prepared prepared = ingestor.prepare(new DocumentSource(path, bytes,
-                    DocumentSource.DEFAULT_MAX_CHARS));
-            DocumentIngestor.Ingested ingested = ingestor.embed(prepared, cancelRequested);
-            if (ingested == null) {
+            return new Pending(ingestor.prepare(new DocumentSource(path, bytes, DocumentSource.DEFAULT_MAX_CHARS)),
+                    () -> { });
+        } catch (DocumentSkippedException e) {
+            return report(() -> run.skipped(new IndexReport.SkippedFile(path, e.reason(), e.detail()), type));
+        } catch (IngestException e) {
+            return report(() -> run.failed(path, type, e));
+        }
+    }
+
+    private static Pending report(Runnable report) {
+        return new Pending(null, report);
+    }
+
+    /**
+     * Embeds the pending documents together, then stores and reports every pending file in order; a document whose
+     * embedding fails is reported alone. A cancel request is honoured between files: nothing after it is stored.
+     *
+     * @return false when cancelled
+     */
+    private boolean flush(IndexRun run, List<Pending> pending, BooleanSupplier cancelRequested, long started) {
+        List<DocumentIngestor.Prepared> documents = new ArrayList<>();
+        pending.forEach(p -> {
+            if (p.prepared() != null) {
+                documents.add(p.prepared());
+            }
+        });
+        List<DocumentIngestor.Embedded> embedded = documents.isEmpty() ? List.of()
+                : ingestor.embedTogether(documents, cancelRequested);
+        if (embedded == null) {
+            return false;
+        }
+        int next = 0;
+        for (Pending p : pending) {
+            if (cancelRequested.getAsBoolean()) {
                 return false;
             }
-            // Outside the per-file error handling: a store failure ends the run.
-            store.upsert(ingested.document(), ingested.chunks());
-            run.indexed(path, prepared.parser(), ingested, brokenLinks(run.scan.realRoot, prepared));
-        } catch (DocumentSkippedException e) {
-            run.skipped(new IndexReport.SkippedFile(path, e.reason(), e.detail()), type);
-        } catch (IngestException e) {
-            run.failed(path, type, e);
+            if (p.prepared() == null) {
+                p.report().run();
+            } else {
+                DocumentIngestor.Embedded e = embedded.get(next++);
+                String path = e.prepared().parsed().path();
+                if (e.failure() != null) {
+                    run.failed(path, e.prepared().parser(), e.failure());
+                } else {
+                    DocumentIngestor.Ingested ingested = Objects.requireNonNull(e.ingested());
+                    // Outside the per-file error handling: a store failure ends the run.
+                    store.upsert(ingested.document(), ingested.chunks());
+                    run.indexed(path, e.prepared().parser(), ingested, brokenLinks(run.scan.realRoot,
+                            e.prepared()));
+                }
+            }
+            run.done++;
+            listener.onProgress(run.progress(started));
         }
         return true;
     }

@@ -804,6 +804,25 @@ final class IndexerTest {
     }
 
     @Test
+    void index_manySmallFiles_fillSharedEmbeddingBatchesAndAFailingFileFailsAlone() throws IOException {
+        Path root = root();
+        for (int i = 0; i < 10; i++) {
+            write(root, "f" + i + ".md", i == 6 ? "EXPLODE here\n" : "file " + i + "\n");
+        }
+        embedder.failOn("EXPLODE");
+
+        IndexReport report = indexer().batchSize(4).build().index(root);
+
+        assertThat(report.filesIndexed()).isEqualTo(9);
+        assertThat(report.filesFailed()).extracting(IndexReport.FailedFile::path).containsExactly("f6.md");
+        assertThat(storedPaths()).hasSize(9).doesNotContain("f6.md");
+        // shared batches of 4 texts, then, for the batch with the bad file, each of its files on its own
+        assertThat(embedder.calls().get(0)).hasSize(4);
+        assertThat(embedder.calls()).filteredOn(call -> call.size() > 1).isNotEmpty();
+        assertThat(embedder.calls().stream().mapToInt(List::size).sum()).isLessThan(10 + 4 + 4 + 1);
+    }
+
+    @Test
     void index_cancelledFromTheListenerAfterTheFirstFile_storesOnlyWholeDocuments() throws IOException {
         Path root = root();
         write(root, "a.md", "a1\na2\na3\n");

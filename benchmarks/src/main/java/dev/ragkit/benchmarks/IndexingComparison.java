@@ -1,0 +1,97 @@
+package dev.ragkit.benchmarks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.langchain4j.data.document.Document;
+import dev.langchain4j.data.document.loader.FileSystemDocumentLoader;
+import dev.langchain4j.data.document.parser.TextDocumentParser;
+import dev.langchain4j.data.document.splitter.DocumentSplitters;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import dev.langchain4j.store.embedding.EmbeddingStoreIngestor;
+import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
+import dev.ragkit.ingest.IndexReport;
+import dev.ragkit.ingest.Indexer;
+import dev.ragkit.langchain4j.LangChain4jEmbedder;
+import dev.ragkit.store.inmemory.InMemoryDocumentStore;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Indexing throughput, side by side in one JVM: a folder of the corpus's documents as text files, indexed by
+ * RagKit's {@code Indexer} (into its in-memory store) and by LangChain4j's {@code EmbeddingStoreIngestor} (loading
+ * the same files with its {@code FileSystemDocumentLoader}, splitting with {@code DocumentSplitters.recursive(500,
+ * 50)} on the same cl100k_base token counts, into its {@code InMemoryEmbeddingStore}), both with the same in-process
+ * all-MiniLM-L6-v2 model instance. The model is warmed up first; the two run alternately, three rounds each.
+ *
+ * <pre>{@code
+ * mvn -B -q -pl benchmarks -am package -DskipTests
+ * java -cp benchmarks/target/benchmarks.jar dev.ragkit.benchmarks.IndexingComparison ../shared/datasets/cranfield 1400
+ * }</pre>
+ */
+public final class IndexingComparison {
+    private IndexingComparison() {
+    }
+
+    /**
+     * @param args the BEIR dataset folder, and how many documents (default all)
+     * @throws IOException when the files cannot be written
+     */
+    public static void main(String[] args) throws IOException {
+        Path dataset = Path.of(args.length > 0 ? args[0] : "../shared/datasets/cranfield");
+        int limit = args.length > 1 ? Integer.parseInt(args[1]) : Integer.MAX_VALUE;
+        Path folder = Files.createTempDirectory("ragkit-indexing");
+        int docs = writeCorpus(dataset.resolve("corpus.jsonl"), folder, limit);
+        EmbeddingModel model = new AllMiniLmL6V2EmbeddingModel();
+        model.embed("warm up the model");
+        System.out.printf(Locale.ROOT, "%d documents from %s, all-MiniLM-L6-v2, %d cores%n", docs, dataset,
+                Runtime.getRuntime().availableProcessors());
+        for (int round = 1; round <= 3; round++) {
+            long t = System.nanoTime();
+            IndexReport report;
+            try (InMemoryDocumentStore store = InMemoryDocumentStore.builder().build()) {
+                report = Indexer.builder().store(store).embedder(LangChain4jEmbedder.of(model, "all-minilm-l6-v2", 384))
+                        .tenant("bench").build().index(folder);
+            }
+            double ragkit = (System.nanoTime() - t) / 1e9;
+            t = System.nanoTime();
+            List<Document> loaded = FileSystemDocumentLoader.loadDocuments(folder, new TextDocumentParser());
+            InMemoryEmbeddingStore<TextSegment> store = new InMemoryEmbeddingStore<>();
+            EmbeddingStoreIngestor.builder().documentSplitter(DocumentSplitters.recursive(500, 50,
+                    new JtokkitTokenCountEstimator(com.knuddels.jtokkit.Encodings.newDefaultEncodingRegistry()
+                            .getEncoding(com.knuddels.jtokkit.api.EncodingType.CL100K_BASE)))).embeddingModel(model).embeddingStore(store).build()
+                    .ingest(loaded);
+            double peer = (System.nanoTime() - t) / 1e9;
+            System.out.printf(Locale.ROOT, "round %d: RagKit Indexer %.1f s (%.1f documents/s, %d chunks), LangChain4j "
+                    + "EmbeddingStoreIngestor %.1f s (%.1f documents/s); ratio %.2f%n", round, ragkit, docs / ragkit,
+                    report.chunks(), peer, docs / peer, peer / ragkit);
+        }
+    }
+
+    private static int writeCorpus(Path corpus, Path folder, int limit) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        int n = 0;
+        try (BufferedReader in = Files.newBufferedReader(corpus, StandardCharsets.UTF_8)) {
+            for (String line; (line = in.readLine()) != null && n < limit; ) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                JsonNode doc = json.readTree(line);
+                String text = (doc.path("title").asText("") + "\n" + doc.path("text").asText("")).strip();
+                if (text.isEmpty()) {
+                    continue;
+                }
+                Files.writeString(folder.resolve("doc-" + doc.path("_id").asText() + ".txt"), text + "\n",
+                        StandardCharsets.UTF_8);
+                n++;
+            }
+        }
+        return n;
+    }
+}
