@@ -99,6 +99,7 @@ public final class LuceneDocumentStore implements DocumentStore {
     private final Analyzer analyzer;
     private final CommitMode commitMode;
     private final int maxK;
+    private final int searchCandidates;
     private final ReentrantLock writes = new ReentrantLock();
     private volatile boolean closed;
     private volatile int dimension;
@@ -108,6 +109,7 @@ public final class LuceneDocumentStore implements DocumentStore {
         this.analyzer = b.analyzer;
         this.commitMode = b.commitMode;
         this.maxK = b.maxK;
+        this.searchCandidates = b.searchCandidates;
         this.dimension = index.dimension();
     }
 
@@ -238,7 +240,8 @@ public final class LuceneDocumentStore implements DocumentStore {
                     + " holds vectors of dimension " + dim + (index.embedder() == null ? ""
                     : " made by '" + index.embedder() + "'") + "; embed the query with the documents' model");
         }
-        return read("searching", s -> new LuceneSearch(s, analyzer, Math.max(MAX_CANDIDATES, 2 * maxK))
+        return read("searching", s -> new LuceneSearch(s, analyzer, searchCandidates,
+                Math.max(MAX_CANDIDATES, 2 * maxK))
                 .search(request));
     }
 
@@ -452,6 +455,7 @@ public final class LuceneDocumentStore implements DocumentStore {
         private boolean readOnly;
         private int maxK = 1_000;
         private double ramBufferMb = 64;
+        private int searchCandidates = 100;
 
         private Builder() {
         }
@@ -552,6 +556,20 @@ public final class LuceneDocumentStore implements DocumentStore {
                 throw new IllegalArgumentException("maxK must be at least 1, got " + maxK);
             }
             this.maxK = maxK;
+            return this;
+        }
+
+        /**
+         * @param candidates how many nearest neighbours a vector search collects from the HNSW graph before the
+         *                   top {@code k} are taken, at least 1; default 100. More candidates raise recall and cost
+         *                   time; searches whose filter leaves few chunks are exact anyway
+         * @return this builder
+         */
+        public Builder searchCandidates(int candidates) {
+            if (candidates < 1) {
+                throw new IllegalArgumentException("searchCandidates must be at least 1, got " + candidates);
+            }
+            this.searchCandidates = candidates;
             return this;
         }
 

@@ -45,6 +45,7 @@ final class LuceneSearch {
     private final StoredFields stored;
     private final Analyzer analyzer;
     private final int maxCandidates;
+    private final int graphCandidates;
     private final Map<String, StoredDocument> headers = new HashMap<>();
 
     /** A chunk hit under construction. */
@@ -64,7 +65,9 @@ final class LuceneSearch {
         }
     }
 
-    LuceneSearch(IndexSearcher searcher, Analyzer analyzer, int maxCandidates) throws IOException {
+    LuceneSearch(IndexSearcher searcher, Analyzer analyzer, int graphCandidates, int maxCandidates)
+            throws IOException {
+        this.graphCandidates = graphCandidates;
         this.searcher = searcher;
         this.stored = searcher.storedFields();
         this.analyzer = analyzer;
@@ -101,7 +104,8 @@ final class LuceneSearch {
 
     private List<Candidate> vectorTopK(float[] vector, Query filter, int k) throws IOException {
         float[] unit = LuceneFields.normalized(vector);
-        int fetch = Math.min(maxCandidates, Math.max(k + 10, 2 * k));
+        // the graph search collects graphCandidates neighbours (its beam); more candidates, better recall
+        int fetch = Math.min(maxCandidates, Math.max(graphCandidates, k + 10));
         while (true) {
             TopDocs top = searcher.search(new KnnFloatVectorQuery(LuceneFields.VECTOR, unit, fetch, filter), fetch);
             List<Candidate> found = candidates(top.scoreDocs);

@@ -21,14 +21,15 @@ import java.util.TreeSet;
  *   <li>{@code commit}: {@code each-write} (default) or {@code batched};</li>
  *   <li>{@code lock-wait-seconds}: how long to wait for another writer's lock (default 0);</li>
  *   <li>{@code read-only}: {@code true} to search without taking the write lock;</li>
- *   <li>{@code max-k}: the largest {@code k} a search may ask for.</li>
+ *   <li>{@code max-k}: the largest {@code k} a search may ask for;</li>
+ *   <li>{@code search-candidates}: neighbours collected from the HNSW graph per vector search (default 100).</li>
  * </ul>
  */
 public final class LuceneStoreProvider implements StoreProvider {
     /** The provider id. */
     public static final String ID = "lucene";
     private static final Set<String> KEYS = Set.of("directory", "dimension", "embedder", "language", "commit",
-            "lock-wait-seconds", "read-only", "max-k");
+            "lock-wait-seconds", "read-only", "max-k", "search-candidates");
 
     /** For {@link java.util.ServiceLoader}. */
     public LuceneStoreProvider() {
@@ -65,6 +66,9 @@ public final class LuceneStoreProvider implements StoreProvider {
         }
         if (config.containsKey("max-k")) {
             b.maxK(integer(config, "max-k"));
+        }
+        if (config.containsKey("search-candidates")) {
+            b.searchCandidates(integer(config, "search-candidates"));
         }
         if (config.containsKey("lock-wait-seconds")) {
             b.lockWait(Duration.ofSeconds(integer(config, "lock-wait-seconds")));
