@@ -34,6 +34,8 @@ import org.jspecify.annotations.Nullable;
  * and a search whose k-th and (k+1)-th candidates tie asks for more candidates until the cut is settled.
  */
 final class LuceneSearch {
+    /** DOT_PRODUCT scores are (1 + cos) / 2 in float: a generous rounding margin, in score units. */
+    private static final float VECTOR_SCORE_SLACK = 1e-5f;
     private static final Comparator<Candidate> TIES = Comparator
             .comparing((Candidate c) -> c.chunk.documentId()).thenComparingInt(c -> c.chunk.index());
     private static final Comparator<Candidate> BY_SIMILARITY = Comparator
@@ -108,13 +110,14 @@ final class LuceneSearch {
         int fetch = Math.min(maxCandidates, Math.max(graphCandidates, k + 10));
         while (true) {
             TopDocs top = searcher.search(new KnnFloatVectorQuery(LuceneFields.VECTOR, unit, fetch, filter), fetch);
-            List<Candidate> found = candidates(top.scoreDocs);
+            ScoreDoc[] docs = top.scoreDocs;
+            int load = contenders(docs, k, VECTOR_SCORE_SLACK);
+            List<Candidate> found = candidates(docs, load);
             for (Candidate c : found) {
                 c.similarity = LuceneFields.similarity(vector, c.vector);
             }
             found.sort(BY_SIMILARITY);
-            boolean exhausted = top.scoreDocs.length < fetch || fetch >= maxCandidates;
-            if (exhausted || found.get(k - 1).similarity != found.get(k).similarity) {
+            if (settled(docs.length, load, fetch)) {
                 return found.subList(0, Math.min(k, found.size()));
             }
             fetch = Math.min(maxCandidates, fetch * 2);
@@ -123,20 +126,44 @@ final class LuceneSearch {
 
     private List<Candidate> textTopK(Query textQuery, Query filter, int k) throws IOException {
         Query query = new BooleanQuery.Builder().add(textQuery, Occur.MUST).add(filter, Occur.FILTER).build();
-        int fetch = Math.min(maxCandidates, Math.max(k + 10, 2 * k));
+        int fetch = Math.min(maxCandidates, k + 10);
         while (true) {
             TopDocs top = searcher.search(query, fetch);
-            List<Candidate> found = candidates(top.scoreDocs);
+            ScoreDoc[] docs = top.scoreDocs;
+            int load = contenders(docs, k, 0f);
+            List<Candidate> found = candidates(docs, load);
             for (int i = 0; i < found.size(); i++) {
-                found.get(i).keyword = top.scoreDocs[i].score;
+                found.get(i).keyword = docs[i].score;
             }
             found.sort(BY_KEYWORD);
-            boolean exhausted = top.scoreDocs.length < fetch || fetch >= maxCandidates;
-            if (exhausted || found.get(k - 1).keyword != found.get(k).keyword) {
+            if (settled(docs.length, load, fetch)) {
                 return found.subList(0, Math.min(k, found.size()));
             }
             fetch = Math.min(maxCandidates, fetch * 2);
         }
+    }
+
+    /**
+     * How many of the score-ordered results can still be among the top {@code k}: the first {@code k} and every
+     * later one whose score is within {@code slack} of the k-th (the float score of the graph may differ from the
+     * exact cosine by rounding; BM25 scores are exact, so only equal scores tie). Only those are read from the
+     * stored fields, which is most of a search's cost.
+     */
+    private static int contenders(ScoreDoc[] docs, int k, float slack) {
+        if (docs.length <= k) {
+            return docs.length;
+        }
+        float cut = docs[k - 1].score - slack;
+        int load = k;
+        while (load < docs.length && docs[load].score >= cut) {
+            load++;
+        }
+        return load;
+    }
+
+    /** Whether the cut is final: every result was loaded only when no more exist or no more may be asked for. */
+    private boolean settled(int returned, int loaded, int fetch) {
+        return loaded < returned || returned < fetch || fetch >= maxCandidates;
     }
 
     /** BM25 scores of the given chunks (0 for chunks without a query term), scored by the same query. */
@@ -168,9 +195,10 @@ final class LuceneSearch {
         }
     }
 
-    private List<Candidate> candidates(ScoreDoc[] docs) throws IOException {
-        List<Candidate> out = new ArrayList<>(docs.length);
-        for (ScoreDoc sd : docs) {
+    private List<Candidate> candidates(ScoreDoc[] docs, int count) throws IOException {
+        List<Candidate> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            ScoreDoc sd = docs[i];
             Document doc = stored.document(sd.doc);
             String tenant = doc.get(LuceneFields.TENANT);
             String id = doc.get(LuceneFields.DOC_ID);
