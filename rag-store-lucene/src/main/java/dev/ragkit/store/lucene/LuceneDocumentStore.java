@@ -364,7 +364,8 @@ public final class LuceneDocumentStore implements DocumentStore {
         try {
             searcher = index.acquire();
         } catch (IOException | RuntimeException e) {
-            throw LuceneIndex.failure(index.path(), what, closed ? new StoreException("closed", false) : e);
+            checkOpen(); // closed meanwhile: say so rather than report Lucene's AlreadyClosedException
+            throw LuceneIndex.failure(index.path(), what, e);
         }
         try {
             return action.run(searcher);
