@@ -64,7 +64,8 @@ import org.slf4j.LoggerFactory;
  *             AND  doc_type IN (...)                            -- when the request filters by type
  *             AND  promotion &gt;= level                          -- when the request sets a minimum level
  * </pre>
- * The tenant is part of every filter. The bridge also checks every returned segment against the scope and the
+ * and {@code AND} the request's {@link dev.ragkit.store.MetadataFilter}, mapped by {@code BridgeMetadata} onto keys
+ * {@code ragkit_meta_/num_/date_<key>}. The tenant is part of every filter. The bridge also checks every returned segment against the scope and the
  * filters itself; a store that ignores filters makes the bridge throw a {@link StoreException}, never leak.
  *
  * <h2>What the bridge cannot do, and how it says so</h2>
@@ -255,8 +256,24 @@ public final class LangChain4jDocumentStore implements DocumentStore {
     }
 
     private List<SearchHit> searchLocked(SearchRequest request, float[] vector) {
-        Scope scope = request.scope();
         Filter filter = filterFor(request);
+        if (request.metadataFilter() != null) {
+            try {
+                return searchFiltered(request, vector, filter);
+            } catch (StoreException e) {
+                if (e.getCause() instanceof UnsupportedOperationException) {
+                    throw new UnsupportedOperationException("the LangChain4j store " + store.getClass().getSimpleName()
+                            + " cannot apply the metadata filter '" + request.metadataFilter() + "' (" + e.getMessage()
+                            + "); search without it, or use a store whose filters support it", e);
+                }
+                throw e;
+            }
+        }
+        return searchFiltered(request, vector, filter);
+    }
+
+    private List<SearchHit> searchFiltered(SearchRequest request, float[] vector, Filter filter) {
+        Scope scope = request.scope();
         int k = request.k();
         long fetch = (long) k + 1;
         while (true) {
@@ -268,8 +285,8 @@ public final class LangChain4jDocumentStore implements DocumentStore {
                 if (entry == null) {
                     continue;
                 }
-                if (!request.accepts(entry.document().docType(), entry.document().promotionLevel())) {
-                    throw filterIgnored(match, "its document's type or promotion level fails the request's filters");
+                if (!request.accepts(entry.document())) {
+                    throw filterIgnored(match, "its document fails the request's type, promotion or metadata filters");
                 }
                 hits.add(new SearchHit(chunkOf(match, entry.document().id(), null), entry.document(),
                         similarity(match), Double.NaN));
@@ -365,7 +382,8 @@ public final class LangChain4jDocumentStore implements DocumentStore {
         if (request.minPromotion() != PromotionLevel.STANDARD) {
             filter = Filter.and(filter, metadataKey(PROMOTION).isGreaterThanOrEqualTo(request.minPromotion().ordinal()));
         }
-        return filter;
+        return request.metadataFilter() == null ? filter
+                : Filter.and(filter, BridgeMetadata.filter(request.metadataFilter()));
     }
 
     // ---------------------------------------------------------------------------------------------- look-ups
@@ -481,7 +499,7 @@ public final class LangChain4jDocumentStore implements DocumentStore {
 
     @Override
     public StoreCapabilities capabilities() {
-        return new StoreCapabilities(false, false, maxK);
+        return new StoreCapabilities(false, false, maxK, true);
     }
 
     /** Closes the bridge; the LangChain4j store stays as it is (it has no close method). */
@@ -568,6 +586,7 @@ public final class LangChain4jDocumentStore implements DocumentStore {
         if (chunk.page() != null) {
             m.put(PAGE, chunk.page().intValue());
         }
+        BridgeMetadata.write(m, document.metadata());
         m.put(TAGGED, document.accessTags().isEmpty() ? 0 : 1);
         for (String tag : document.accessTags()) {
             m.put(tagKey(tag), 1);
@@ -598,18 +617,7 @@ public final class LangChain4jDocumentStore implements DocumentStore {
      * @return its key
      */
     static String tagKey(String tag) {
-        StringBuilder key = new StringBuilder(TAG);
-        for (int i = 0; i < tag.length(); i++) {
-            char c = tag.charAt(i);
-            if (c < 128 && (Character.isLetterOrDigit(c) || c == '-')) {
-                key.append(c);
-            } else if (c == '_') {
-                key.append("__");
-            } else {
-                key.append('_').append(String.format(java.util.Locale.ROOT, "%04x", (int) c));
-            }
-        }
-        return key.toString();
+        return BridgeMetadata.key(TAG, tag);
     }
 
     private record Key(String tenant, String documentId) {

@@ -244,4 +244,59 @@ final class LangChain4jDocumentStoreTest {
         assertThatThrownBy(() -> LangChain4jDocumentStore.builder().dimension(0))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    /** Refuses searches whose filter contains a negation, as some remote stores do. */
+    private static final class NoNegationStore extends InMemoryEmbeddingStore<TextSegment> {
+        @Override
+        public EmbeddingSearchResult<TextSegment> search(EmbeddingSearchRequest request) {
+            if (String.valueOf(request.filter()).contains("Not")) {
+                throw new UnsupportedOperationException("Not filters are not supported");
+            }
+            return super.search(request);
+        }
+    }
+
+    @Test
+    void search_metadataFilter_mapsOntoLangChain4jFilterBeforeTheTopKCut() {
+        LangChain4jDocumentStore store = LangChain4jDocumentStore.builder().store(lc).build();
+        StoredDocument old = StoredDocument.builder().tenant("t").path("old.md")
+                .metadata(java.util.Map.of("year", "2019", "published", "2019-05-01")).build();
+        StoredDocument recent = StoredDocument.builder().tenant("t").path("recent.md")
+                .metadata(java.util.Map.of("year", "2025", "published", "2025-05-01T10:00:00Z")).build();
+        store.upsert(old, chunks(old, 0.9, 0.8));
+        store.upsert(recent, chunks(recent, 0.2));
+
+        SearchRequest byNumber = SearchRequest.builder(Scope.of("t")).vector(atCosine(1)).k(1)
+                .metadataFilter("year >= 2020").build();
+        SearchRequest byDate = SearchRequest.builder(Scope.of("t")).vector(atCosine(1)).k(1)
+                .metadataFilter("published < 2020-01-01 and not year in (2025)").build();
+
+        assertThat(store.search(byNumber)).extracting(SearchHit::document).containsExactly(recent);
+        assertThat(store.search(byDate)).extracting(SearchHit::document).containsExactly(old);
+    }
+
+    @Test
+    void search_storeWithoutNegation_throwsUnsupportedOperationNamingTheFilter() {
+        LangChain4jDocumentStore store = LangChain4jDocumentStore.builder().store(new NoNegationStore()).build();
+        StoredDocument d = StoredDocument.builder().tenant("t").path("a.md").metadata(java.util.Map.of("k", "v")).build();
+        store.upsert(d, chunks(d, 0.9));
+
+        assertThatThrownBy(() -> store.search(SearchRequest.builder(Scope.of("t")).vector(atCosine(1))
+                .metadataFilter("k != v").build()))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("not k = v")
+                .hasMessageContaining("NoNegationStore");
+        assertThat(store.search(SearchRequest.builder(Scope.of("t")).vector(atCosine(1)).metadataFilter("k = v")
+                .build())).hasSize(1);
+    }
+
+    @Test
+    void search_storeIgnoringTheMetadataFilter_refusesToAnswer() {
+        LangChain4jDocumentStore store = LangChain4jDocumentStore.builder().store(new WrappedStore(true, false)).build();
+        StoredDocument d = StoredDocument.builder().tenant("t").path("a.md").metadata(java.util.Map.of("k", "v")).build();
+        store.upsert(d, chunks(d, 0.9));
+
+        assertThatThrownBy(() -> store.search(SearchRequest.builder(Scope.of("t")).vector(atCosine(1))
+                .metadataFilter("k = other").build())).isInstanceOf(StoreException.class)
+                .hasMessageContaining("metadata");
+    }
 }

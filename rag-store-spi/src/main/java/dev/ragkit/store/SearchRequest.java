@@ -21,8 +21,9 @@ import org.jspecify.annotations.Nullable;
  *       matches, each hit carrying both scores, so the caller can fuse them. A store without keyword search
  *       ignores the text and returns vector results.</li>
  * </ul>
- * Filters ({@code docTypes}, {@code minPromotion}) and the scope are applied <em>before</em> the top-k cut:
- * when at least {@code k} qualifying chunks exist, {@code k} come back.
+ * Filters ({@code docTypes}, {@code minPromotion}, {@code metadataFilter}) and the scope are applied
+ * <em>before</em> the top-k cut: when at least {@code k} qualifying chunks exist, {@code k} come back. Filters only
+ * narrow what the scope sees; none of them can widen it.
  *
  * @param scope        who is reading (mandatory)
  * @param queryVector  the query embedding (copied), or {@code null} for keyword-only search
@@ -31,6 +32,9 @@ import org.jspecify.annotations.Nullable;
  * @param docTypes     document types to keep (immutable, sorted); empty keeps every type. A document with no
  *                     type never matches a non-empty filter
  * @param minPromotion the lowest promotion level to keep; {@link PromotionLevel#STANDARD} keeps all
+ * @param metadataFilter a filter on {@link StoredDocument#metadata()}, or {@code null} for none; only stores whose
+ *                     {@link StoreCapabilities#metadataFilters()} is {@code true} accept it, the others throw
+ *                     {@link IllegalArgumentException} rather than ignore it
  */
 public record SearchRequest(
         Scope scope,
@@ -38,7 +42,8 @@ public record SearchRequest(
         @Nullable String queryText,
         int k,
         SortedSet<String> docTypes,
-        PromotionLevel minPromotion) {
+        PromotionLevel minPromotion,
+        @Nullable MetadataFilter metadataFilter) {
 
     /**
      * Validates and copies the arguments.
@@ -67,6 +72,31 @@ public record SearchRequest(
         }
         docTypes = Collections.unmodifiableSortedSet(types);
         Objects.requireNonNull(minPromotion, "minPromotion");
+    }
+
+    /**
+     * A request without a metadata filter.
+     *
+     * @param scope        who is reading
+     * @param queryVector  the query embedding, or {@code null}
+     * @param queryText    the query text, or {@code null}
+     * @param k            how many results
+     * @param docTypes     document types to keep
+     * @param minPromotion the lowest promotion level to keep
+     */
+    public SearchRequest(Scope scope, float @Nullable [] queryVector, @Nullable String queryText, int k,
+            SortedSet<String> docTypes, PromotionLevel minPromotion) {
+        this(scope, queryVector, queryText, k, docTypes, minPromotion, null);
+    }
+
+    /**
+     * The same request with another metadata filter.
+     *
+     * @param filter the filter, or {@code null} for none
+     * @return a new request
+     */
+    public SearchRequest withMetadataFilter(@Nullable MetadataFilter filter) {
+        return new SearchRequest(scope, queryVector, queryText, k, docTypes, minPromotion, filter);
     }
 
     /**
@@ -104,6 +134,17 @@ public record SearchRequest(
     }
 
     /**
+     * Whether {@code document} passes every filter of this request: type, promotion and metadata (scope excluded).
+     *
+     * @param document a document
+     * @return {@code true} when it passes
+     */
+    public boolean accepts(StoredDocument document) {
+        return accepts(document.docType(), document.promotionLevel())
+                && (metadataFilter == null || metadataFilter.test(document.metadata()));
+    }
+
+    /**
      * Starts a request in {@code scope}.
      *
      * @param scope who is reading
@@ -117,18 +158,21 @@ public record SearchRequest(
     public boolean equals(Object o) {
         return o instanceof SearchRequest r && k == r.k && scope.equals(r.scope)
                 && Arrays.equals(queryVector, r.queryVector) && Objects.equals(queryText, r.queryText)
-                && docTypes.equals(r.docTypes) && minPromotion == r.minPromotion;
+                && docTypes.equals(r.docTypes) && minPromotion == r.minPromotion
+                && Objects.equals(metadataFilter, r.metadataFilter);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(scope, Arrays.hashCode(queryVector), queryText, k, docTypes, minPromotion);
+        return Objects.hash(scope, Arrays.hashCode(queryVector), queryText, k, docTypes, minPromotion,
+                metadataFilter);
     }
 
     @Override
     public String toString() {
         return "SearchRequest[scope=" + scope + ", vector=" + (queryVector == null ? "none" : queryVector.length + " dims")
-                + ", text=" + queryText + ", k=" + k + ", docTypes=" + docTypes + ", minPromotion=" + minPromotion + "]";
+                + ", text=" + queryText + ", k=" + k + ", docTypes=" + docTypes + ", minPromotion=" + minPromotion
+                + (metadataFilter == null ? "" : ", metadataFilter=" + metadataFilter) + "]";
     }
 
     /** Builds a {@link SearchRequest}. Not thread-safe. */
@@ -139,6 +183,7 @@ public record SearchRequest(
         private int k = 10;
         private SortedSet<String> docTypes = new TreeSet<>();
         private PromotionLevel minPromotion = PromotionLevel.STANDARD;
+        private @Nullable MetadataFilter metadataFilter;
 
         private Builder(Scope scope) {
             this.scope = Objects.requireNonNull(scope, "scope");
@@ -201,6 +246,24 @@ public record SearchRequest(
         }
 
         /**
+         * @param filter a filter on the documents' metadata
+         * @return this builder
+         */
+        public Builder metadataFilter(MetadataFilter filter) {
+            this.metadataFilter = Objects.requireNonNull(filter, "metadataFilter");
+            return this;
+        }
+
+        /**
+         * @param filter a filter in the syntax of {@link MetadataFilter#parse(String)}
+         * @return this builder
+         * @throws MetadataFilterSyntaxException when the text is not a filter
+         */
+        public Builder metadataFilter(String filter) {
+            return metadataFilter(MetadataFilter.parse(filter));
+        }
+
+        /**
          * @return the request
          * @throws IllegalStateException when neither a vector nor a text was given
          */
@@ -208,7 +271,7 @@ public record SearchRequest(
             if (vector == null && text == null) {
                 throw new IllegalStateException("a search needs vector(..), text(..) or both");
             }
-            return new SearchRequest(scope, vector, text, k, docTypes, minPromotion);
+            return new SearchRequest(scope, vector, text, k, docTypes, minPromotion, metadataFilter);
         }
     }
 }

@@ -1,9 +1,11 @@
 package dev.ragkit.store.inmemory;
 
+import dev.ragkit.store.MetadataFilter;
 import dev.ragkit.store.PromotionLevel;
 import dev.ragkit.store.Scope;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The scope and filters of one request, resolved against a tenant's tag and type dictionaries so that the
@@ -17,20 +19,24 @@ final class DocFilter {
     private final boolean filterTypes;
     private final int[] types;
     private final int minPromotion;
+    private final @Nullable MetadataFilter metadata;
 
-    private DocFilter(boolean unrestricted, int[] scopeTags, boolean filterTypes, int[] types, int minPromotion) {
+    private DocFilter(boolean unrestricted, int[] scopeTags, boolean filterTypes, int[] types, int minPromotion,
+            @Nullable MetadataFilter metadata) {
         this.unrestricted = unrestricted;
         this.scopeTags = scopeTags;
         this.filterTypes = filterTypes;
         this.types = types;
         this.minPromotion = minPromotion;
+        this.metadata = metadata;
     }
 
-    static DocFilter of(Scope scope, Set<String> docTypes, PromotionLevel minPromotion, Map<String, Integer> tagIds,
-            Map<String, Integer> typeIds) {
+    static DocFilter of(Scope scope, Set<String> docTypes, PromotionLevel minPromotion,
+            @Nullable MetadataFilter metadata, Map<String, Integer> tagIds, Map<String, Integer> typeIds) {
         int[] tags = scope.unrestricted() ? NONE : ids(scope.accessTags(), tagIds);
         int[] types = docTypes.isEmpty() ? NONE : ids(docTypes, typeIds);
-        return new DocFilter(scope.unrestricted(), tags, !docTypes.isEmpty(), types, minPromotion.ordinal());
+        return new DocFilter(scope.unrestricted(), tags, !docTypes.isEmpty(), types, minPromotion.ordinal(),
+                metadata);
     }
 
     /** Whether the scope can see {@code entry} (the tenant is already the index's). */
@@ -49,7 +55,7 @@ final class DocFilter {
         return false;
     }
 
-    /** Whether {@code entry} is visible and passes the type and promotion filters. */
+    /** Whether {@code entry} is visible and passes the type, promotion and metadata filters. */
     boolean accepts(DocEntry entry) {
         if (entry.document.promotionLevel().ordinal() < minPromotion) {
             return false;
@@ -67,7 +73,7 @@ final class DocFilter {
                 return false;
             }
         }
-        return visible(entry);
+        return visible(entry) && (metadata == null || metadata.test(entry.document.metadata()));
     }
 
     private static int[] ids(Set<String> names, Map<String, Integer> dictionary) {

@@ -35,7 +35,8 @@ import java.util.function.Predicate;
  * Each tenant's vectors sit in one contiguous {@code float[]}. A search scans them once, checking the scope
  * and filters once per document and computing one dot product per chunk, and keeps the best {@code k} in a
  * primitive heap: nothing is allocated per scanned chunk, so filters apply before the top-k cut at no extra
- * cost. The dot product uses the JDK's Vector API when the {@code jdk.incubator.vector} module is present at
+ * cost. A {@linkplain dev.ragkit.store.SearchRequest#metadataFilter() metadata filter} is evaluated in the same
+ * per-document check. The dot product uses the JDK's Vector API when the {@code jdk.incubator.vector} module is present at
  * run time ({@code --add-modules jdk.incubator.vector}) and an unrolled scalar loop otherwise; see
  * {@link Kernel}. Tenants above {@link Builder#parallelThreshold(int)} chunks are scanned in parallel on the
  * {@linkplain Builder#executor(Executor) executor}.
@@ -84,7 +85,7 @@ public final class InMemoryDocumentStore implements DocumentStore {
         this.parallelThreshold = builder.parallelThreshold;
         this.parallelism = builder.parallelism;
         this.maxK = builder.maxK;
-        this.capabilities = new StoreCapabilities(true, true, maxK);
+        this.capabilities = new StoreCapabilities(true, true, maxK, true);
     }
 
     /**

@@ -388,7 +388,8 @@ final class TenantIndex {
     List<SearchHit> search(SearchRequest request, DotKernel kernel, Executor executor, int parallelThreshold,
             int parallelism) {
         View v = view;
-        DocFilter filter = DocFilter.of(request.scope(), request.docTypes(), request.minPromotion(), tagIds, typeIds);
+        DocFilter filter = DocFilter.of(request.scope(), request.docTypes(), request.minPromotion(),
+                request.metadataFilter(), tagIds, typeIds);
         float[] query = request.queryVectorUnsafe();
         String text = request.queryText();
         int k = request.k();

@@ -224,6 +224,7 @@ public final class SolrDocumentStore implements DocumentStore {
             s.addField("metadata", e.getKey());
             s.addField("metadata", e.getValue());
         }
+        SolrMetadataFilter.addFields(s, d.metadata());
         s.addField("char_count", d.charCount());
         return s;
     }
@@ -282,6 +283,9 @@ public final class SolrDocumentStore implements DocumentStore {
         }
         if (request.minPromotion() != PromotionLevel.STANDARD) {
             filters.add("promotion:[" + request.minPromotion().ordinal() + " TO *]");
+        }
+        if (request.metadataFilter() != null) {
+            filters.add(SolrMetadataFilter.query(request.metadataFilter()));
         }
         String text = request.queryText();
         List<String> terms = text == null ? List.of() : terms(text);
@@ -521,7 +525,7 @@ public final class SolrDocumentStore implements DocumentStore {
     @Override
     public StoreCapabilities capabilities() {
         checkOpen();
-        return new StoreCapabilities(true, true, maxK);
+        return new StoreCapabilities(true, true, maxK, true);
     }
 
     @Override

@@ -72,6 +72,39 @@ final class BrokenStoreTest {
     }
 
     @Test
+    void metadataFilters_storeFilteringAfterTopK_failsTheBeforeTopKTests() {
+        Map<String, Throwable> failed = failures(selectNestedClass(List.of(FilterAfterTopKContract.class),
+                DocumentStoreContract.MetadataFilters.class));
+
+        assertThat(failed).containsOnlyKeys(
+                "search_filterWithManyCloserNonMatchingChunks_returnsExactlyKMatching",
+                "searchText_filterWithManyBetterNonMatchingChunks_returnsExactlyKMatching");
+        assertThat(failed.values()).allSatisfy(t -> assertThat(t).isInstanceOf(AssertionError.class));
+        assertThat(failures(selectNestedClass(List.of(ReferenceDocumentStoreTest.class),
+                DocumentStoreContract.MetadataFilters.class))).isEmpty();
+    }
+
+    @Test
+    void metadataFilters_storeLettingTheFilterReplaceAccessTags_failsTheScopeTest() {
+        Map<String, Throwable> failed = failures(selectNestedClass(List.of(FilterWideningContract.class),
+                DocumentStoreContract.MetadataFilters.class));
+
+        assertThat(failed).containsKey("search_filterMatchingOtherTenantsAndHiddenDocuments_neverWidensTheScope");
+        assertThat(failed.values()).allSatisfy(t -> assertThat(t).isInstanceOf(AssertionError.class));
+    }
+
+    @Test
+    void metadataFilters_storeIgnoringTheFilter_failsEveryFilterKind() {
+        Map<String, Throwable> failed = failures(selectNestedClass(List.of(FilterIgnoringContract.class),
+                DocumentStoreContract.MetadataFilters.class));
+
+        assertThat(failed).containsKeys("search_equalsFilter_returnsOnlyMatchingDocumentsOfTheScope",
+                "search_inFilter_returnsDocumentsWithAnyListedValue", "search_numberRange_comparesNumbersNotText",
+                "search_dateRange_comparesDatesAndDateTimesAsInstants", "search_andOrNot_combineAsBooleanLogic",
+                "search_documentsWithoutTheKey_matchNoLeafFilterButMatchItsNegation");
+    }
+
+    @Test
     void upsert_storeWritingInTwoSteps_failsTheAtomicityTest() {
         String atomicity = "upsert_concurrentReplacementsOfOneDocument_readersSeeOneWholeVersion";
 
@@ -141,8 +174,29 @@ final class BrokenStoreTest {
             SearchRequest unfiltered = new SearchRequest(request.scope(), request.queryVector(), request.queryText(),
                     request.k(), new TreeSet<>(), PromotionLevel.STANDARD);
             return super.search(unfiltered).stream()
-                    .filter(hit -> request.accepts(hit.document().docType(), hit.document().promotionLevel()))
+                    .filter(hit -> request.accepts(hit.document()))
                     .collect(Collectors.toList());
+        }
+    }
+
+    /** Applies the metadata filter in place of the access tags: a filter opens the whole tenant. */
+    static final class FilterWideningStore extends ReferenceDocumentStore {
+        @Override
+        public List<SearchHit> search(SearchRequest request) {
+            if (request.metadataFilter() == null) {
+                return super.search(request);
+            }
+            return super.search(new SearchRequest(Scope.unrestricted(request.scope().tenant()), request.queryVector(),
+                    request.queryText(), request.k(), request.docTypes(), request.minPromotion(),
+                    request.metadataFilter()));
+        }
+    }
+
+    /** Declares metadata filters and ignores them. */
+    static final class FilterIgnoringStore extends ReferenceDocumentStore {
+        @Override
+        public List<SearchHit> search(SearchRequest request) {
+            return super.search(request.withMetadataFilter(null));
         }
     }
 
@@ -177,6 +231,20 @@ final class BrokenStoreTest {
         @Override
         protected DocumentStore createStore() {
             return new FilterAfterTopKStore();
+        }
+    }
+
+    static final class FilterWideningContract extends DocumentStoreContract {
+        @Override
+        protected DocumentStore createStore() {
+            return new FilterWideningStore();
+        }
+    }
+
+    static final class FilterIgnoringContract extends DocumentStoreContract {
+        @Override
+        protected DocumentStore createStore() {
+            return new FilterIgnoringStore();
         }
     }
 

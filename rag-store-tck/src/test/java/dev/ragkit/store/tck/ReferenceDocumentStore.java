@@ -132,7 +132,7 @@ class ReferenceDocumentStore implements DocumentStore {
         List<Candidate> candidates = new ArrayList<>();
         for (Entry entry : visible) {
             StoredDocument doc = entry.document();
-            if (!request.accepts(doc.docType(), doc.promotionLevel())) {
+            if (!request.accepts(doc)) {
                 continue;
             }
             for (StoredChunk chunk : entry.chunks()) {
@@ -208,7 +208,7 @@ class ReferenceDocumentStore implements DocumentStore {
 
     @Override
     public StoreCapabilities capabilities() {
-        return new StoreCapabilities(true, false, MAX_K);
+        return new StoreCapabilities(true, false, MAX_K, true);
     }
 
     @Override

@@ -1,0 +1,406 @@
+package dev.ragkit.store.lucene;
+
+import dev.ragkit.store.StoreException;
+import java.io.EOFException;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexFormatTooNewException;
+import org.apache.lucene.index.IndexFormatTooOldException;
+import org.apache.lucene.index.IndexNotFoundException;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.store.AlreadyClosedException;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One open Lucene directory: the writer (unless read-only) with its write lock, the searcher manager, the
+ * identity recorded in every commit's user data, and the translation of Lucene's failures into
+ * {@link StoreException}s that say what to do. Thread-safe; writes are serialised by the store.
+ */
+final class LuceneIndex implements AutoCloseable {
+    /** The index format this code writes; recorded in every commit. */
+    static final int FORMAT = 1;
+    static final String KEY_FORMAT = "ragkit.format";
+    static final String KEY_DIMENSION = "ragkit.dimension";
+    static final String KEY_EMBEDDER = "ragkit.embedder";
+    static final String KEY_ANALYZER = "ragkit.analyzer";
+    /** Written next to the lock while a writer holds it, so that a second writer can name the holder. */
+    static final String HOLDER_FILE = "ragkit-writer.txt";
+    static final String LOCK_FILE = IndexWriter.WRITE_LOCK_NAME;
+    static final int MAX_DIMENSION = KnnVectorsFormat.DEFAULT_MAX_DIMENSIONS;
+
+    private final Path path;
+    private final Directory directory;
+    private final @Nullable IndexWriter writer;
+    private final SearcherManager searchers;
+    private final Map<String, String> identity;
+    private final java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
+    private final Object refreshing = new Object();
+    private volatile long refreshed;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private LuceneIndex(Path path, Directory directory, @Nullable IndexWriter writer, SearcherManager searchers,
+            Map<String, String> identity) {
+        this.path = path;
+        this.directory = directory;
+        this.writer = writer;
+        this.searchers = searchers;
+        this.identity = identity;
+    }
+
+    /** Opens (or, for writing, creates) the index and checks it was made by the same embedder and analyzer. */
+    static LuceneIndex open(Path path, boolean readOnly, Analyzer analyzer, String analyzerName, int dimension,
+            @Nullable String embedder, long lockWaitMillis, double ramBufferMb) {
+        Path dir = path.toAbsolutePath().normalize();
+        Directory directory = null;
+        IndexWriter writer = null;
+        try {
+            if (readOnly && !Files.isDirectory(dir)) {
+                throw new StoreException("there is no index at " + dir + "; index documents first (ragkit index),"
+                        + " or open the store for writing to create it", false);
+            }
+            if (!readOnly) {
+                Files.createDirectories(dir);
+            }
+            directory = FSDirectory.open(dir);
+            boolean exists = DirectoryReader.indexExists(directory);
+            if (!exists) {
+                refuseForeignFiles(dir, readOnly);
+            }
+            Map<String, String> identity = new LinkedHashMap<>();
+            if (exists) {
+                identity.putAll(SegmentInfos.readLatestCommit(directory).getUserData());
+                check(dir, identity, dimension, embedder, analyzerName);
+            } else {
+                identity.put(KEY_FORMAT, Integer.toString(FORMAT));
+                identity.put(KEY_ANALYZER, analyzerName);
+                if (dimension > 0) {
+                    identity.put(KEY_DIMENSION, Integer.toString(dimension));
+                }
+                if (embedder != null) {
+                    identity.put(KEY_EMBEDDER, embedder);
+                }
+            }
+            if (embedder != null && !identity.containsKey(KEY_EMBEDDER)) {
+                identity.put(KEY_EMBEDDER, embedder);
+            }
+            SearcherManager searchers;
+            if (readOnly) {
+                searchers = new SearcherManager(directory, null);
+            } else {
+                writer = openWriter(dir, directory, analyzer, lockWaitMillis, ramBufferMb);
+                writeHolder(dir);
+                writer.setLiveCommitData(Map.copyOf(identity).entrySet());
+                if (!exists) {
+                    writer.commit(); // an empty index is an index: it exists on disk and reopens
+                }
+                searchers = new SearcherManager(writer, null);
+            }
+            return new LuceneIndex(dir, directory, writer, searchers, identity);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(writer);
+            if (writer != null) {
+                deleteHolder(dir);
+            }
+            closeQuietly(directory);
+            if (e instanceof StoreException se) {
+                throw se;
+            }
+            throw failure(dir, "opening the index", e);
+        }
+    }
+
+    private static IndexWriter openWriter(Path dir, Directory directory, Analyzer analyzer, long lockWaitMillis,
+            double ramBufferMb) throws IOException {
+        long deadline = System.nanoTime() + lockWaitMillis * 1_000_000L;
+        long pause = 20;
+        while (true) {
+            IndexWriterConfig config = new IndexWriterConfig(analyzer)
+                    .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+                    .setRAMBufferSizeMB(ramBufferMb)
+                    .setCommitOnClose(false);
+            try {
+                return new IndexWriter(directory, config);
+            } catch (LockObtainFailedException e) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new StoreException("another writer holds the index at " + dir + " (lock file "
+                            + dir.resolve(LOCK_FILE) + "; " + holder(dir) + "). Wait until it finishes"
+                            + (lockWaitMillis > 0 ? " (waited " + lockWaitMillis + " ms)" : "")
+                            + ", let this store wait for the lock (lockWait / lock-wait-seconds), or open the index"
+                            + " read-only to search it meanwhile. The lock is an operating-system lock: it is"
+                            + " released when the holder exits, even if it crashed, so never delete the lock file",
+                            e, true);
+                }
+                try {
+                    Thread.sleep(Math.min(pause, Math.max(1, left / 1_000_000L)));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new StoreException("interrupted while waiting for the write lock of " + dir, ie, true);
+                }
+                pause = Math.min(pause * 2, 250);
+            }
+        }
+    }
+
+    private static String holder(Path dir) {
+        try {
+            String text = Files.readString(dir.resolve(HOLDER_FILE), StandardCharsets.UTF_8).strip();
+            return text.isEmpty() ? "holder unknown" : "held by " + text;
+        } catch (IOException e) {
+            return "holder unknown";
+        }
+    }
+
+    private static void writeHolder(Path dir) {
+        String pid;
+        String host;
+        try {
+            pid = Long.toString(ProcessHandle.current().pid());
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (IOException | RuntimeException e) {
+            pid = ManagementFactory.getRuntimeMXBean().getName();
+            host = "this machine";
+        }
+        try {
+            Files.writeString(dir.resolve(HOLDER_FILE), "process " + pid + " on " + host + " since " + Instant.now()
+                    + "\n", StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            // naming the holder is a courtesy; the lock itself is what protects the index
+        }
+    }
+
+    private static void deleteHolder(Path dir) {
+        try {
+            Files.deleteIfExists(dir.resolve(HOLDER_FILE));
+        } catch (IOException e) {
+            // a stale holder file is harmless: it is only read when the lock is taken
+        }
+    }
+
+    private static void refuseForeignFiles(Path dir, boolean readOnly) throws IOException {
+        TreeSet<String> foreign = new TreeSet<>();
+        if (Files.isDirectory(dir)) {
+            try (var files = Files.list(dir)) {
+                files.map(p -> p.getFileName().toString())
+                        .filter(n -> !n.equals(LOCK_FILE) && !n.equals(HOLDER_FILE))
+                        .forEach(foreign::add);
+            }
+        }
+        if (readOnly && foreign.isEmpty()) {
+            throw new StoreException("there is no index at " + dir + " yet; index documents first (ragkit index)",
+                    false);
+        }
+        if (!foreign.isEmpty()) {
+            boolean lucene = foreign.stream().anyMatch(n -> n.startsWith("segments") || n.startsWith("_"));
+            throw new StoreException("the directory " + dir + " is not a readable index: it holds "
+                    + (foreign.size() > 5 ? foreign.size() + " files such as " + List.copyOf(foreign).subList(0, 5)
+                    : "the files " + foreign) + (lucene ? " but no complete Lucene commit (the index is damaged)" : "")
+                    + ". Nothing was changed. Point the store at an empty or new directory, or move these files away"
+                    + " and re-index (ragkit index --rebuild)", false);
+        }
+    }
+
+    private static void check(Path dir, Map<String, String> data, int dimension, @Nullable String embedder,
+            String analyzer) {
+        String format = data.get(KEY_FORMAT);
+        if (format == null) {
+            throw new StoreException("the Lucene index at " + dir + " was not written by RagKit (its commits carry no "
+                    + KEY_FORMAT + "); RagKit does not write into foreign indexes. Use another directory, or delete"
+                    + " this one and re-index (ragkit index --rebuild)", false);
+        }
+        int f;
+        try {
+            f = Integer.parseInt(format);
+        } catch (NumberFormatException e) {
+            f = Integer.MAX_VALUE;
+        }
+        if (f > FORMAT) {
+            throw new StoreException("the index at " + dir + " has format " + format + ", newer than this RagKit reads ("
+                    + FORMAT + "); upgrade RagKit or re-index with this version (ragkit index --rebuild)", false);
+        }
+        String made = describe(data.get(KEY_EMBEDDER), data.get(KEY_DIMENSION));
+        String recordedEmbedder = data.get(KEY_EMBEDDER);
+        if (embedder != null && recordedEmbedder != null && !embedder.equals(recordedEmbedder)) {
+            throw new StoreException("the index at " + dir + " holds vectors made by " + made + ", not by '" + embedder
+                    + "': vectors of two models cannot be compared. Re-index with the new model (ragkit index"
+                    + " --rebuild, or delete " + dir + " and index again), or keep using '" + recordedEmbedder + "'",
+                    false);
+        }
+        String recordedDimension = data.get(KEY_DIMENSION);
+        if (dimension > 0 && recordedDimension != null && !recordedDimension.equals(Integer.toString(dimension))) {
+            throw new StoreException("the index at " + dir + " holds vectors of " + recordedDimension
+                    + " dimensions made by " + made + ", but this store is configured for " + dimension
+                    + ". Re-index with the new model (ragkit index --rebuild, or delete " + dir
+                    + " and index again), or configure dimension " + recordedDimension, false);
+        }
+        String recordedAnalyzer = data.get(KEY_ANALYZER);
+        if (recordedAnalyzer != null && !recordedAnalyzer.equals(analyzer)) {
+            throw new StoreException("the index at " + dir + " analyzes text with '" + recordedAnalyzer
+                    + "', but this store is configured with '" + analyzer + "'; keyword search would miss words."
+                    + " Configure language '" + recordedAnalyzer + "', or re-index (ragkit index --rebuild)", false);
+        }
+    }
+
+    private static String describe(@Nullable String embedder, @Nullable String dimension) {
+        return (embedder == null ? "an unnamed embedder" : "'" + embedder + "'")
+                + (dimension == null ? "" : " (" + dimension + " dimensions)");
+    }
+
+    // ------------------------------------------------------------------------------------------------ use
+
+    Path path() {
+        return path;
+    }
+
+    boolean readOnly() {
+        return writer == null;
+    }
+
+    /** The dimension recorded in the index, or 0 while no vector was stored. */
+    int dimension() {
+        String d = identity.get(KEY_DIMENSION);
+        return d == null ? 0 : Integer.parseInt(d);
+    }
+
+    @Nullable String embedder() {
+        return identity.get(KEY_EMBEDDER);
+    }
+
+    /** The writer; only for writable indexes and only under the store's write lock. */
+    IndexWriter writer() {
+        if (writer == null) {
+            throw new StoreException("the index at " + path + " was opened read-only; open it for writing to change"
+                    + " it", false);
+        }
+        return writer;
+    }
+
+    /** Records the dimension that the first stored vectors fixed; committed with the next commit. */
+    void fixDimension(int dimension) {
+        synchronized (identity) {
+            identity.put(KEY_DIMENSION, Integer.toString(dimension));
+            writer().setLiveCommitData(Map.copyOf(identity).entrySet());
+        }
+    }
+
+    /** After a completed write: the next read refreshes first (read-your-writes without a refresh per write). */
+    void changed() {
+        written.incrementAndGet();
+    }
+
+    void commit() throws IOException {
+        writer().commit();
+    }
+
+    IndexSearcher acquire() throws IOException {
+        if (writer == null) {
+            searchers.maybeRefresh(); // another process may have committed
+        } else {
+            long target = written.get();
+            if (refreshed < target) {
+                synchronized (refreshing) {
+                    if (refreshed < target) {
+                        searchers.maybeRefreshBlocking(); // sees every write completed before target was read
+                        refreshed = target;
+                    }
+                }
+            }
+        }
+        return searchers.acquire();
+    }
+
+    void release(IndexSearcher searcher) throws IOException {
+        searchers.release(searcher);
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            searchers.close();
+            if (writer != null) {
+                writer.close();
+                deleteHolder(path);
+            }
+        } finally {
+            directory.close();
+        }
+    }
+
+    /** Drops uncommitted changes and closes, after a failed commit. */
+    void abandon() {
+        if (closed.compareAndSet(false, true)) {
+            closeQuietly(searchers);
+            if (writer != null) {
+                try {
+                    writer.rollback();
+                } catch (IOException | RuntimeException e) {
+                    // the last commit stays as it was
+                }
+                deleteHolder(path);
+            }
+            closeQuietly(directory);
+        }
+    }
+
+    private static void closeQuietly(@Nullable AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                // already failing
+            }
+        }
+    }
+
+    /** A Lucene failure as a {@link StoreException} that says what to do. */
+    static StoreException failure(Path dir, String what, Exception e) {
+        Objects.requireNonNull(e, "e");
+        if (e instanceof StoreException se) {
+            return se;
+        }
+        if (e instanceof CorruptIndexException || e instanceof EOFException || e instanceof NoSuchFileException
+                || e instanceof IndexNotFoundException) {
+            return new StoreException(what + " failed: the index at " + dir + " is damaged (" + e.getMessage()
+                    + "). Nothing was changed. Restore it from a backup, or delete the directory and re-index"
+                    + " (ragkit index --rebuild)", e, false);
+        }
+        if (e instanceof IndexFormatTooOldException || e instanceof IndexFormatTooNewException) {
+            return new StoreException(what + " failed: the index at " + dir + " was written by a Lucene version this"
+                    + " RagKit cannot read (" + e.getMessage() + "). Re-index it (ragkit index --rebuild)", e, false);
+        }
+        if (e instanceof AlreadyClosedException) {
+            return new StoreException("this Lucene store is closed (" + dir + "); open a new one", e, false);
+        }
+        if (e instanceof IOException) {
+            return new StoreException(what + " failed at " + dir + ": " + e + "; check free disk space and"
+                    + " permissions, then retry", e, true);
+        }
+        return new StoreException(what + " failed at " + dir + ": " + e, e, false);
+    }
+}
