@@ -82,6 +82,7 @@ public record RagRequest(String requestId, String query, Scope scope, List<ChatM
         private List<ChatMessage> history = List.of();
         private @Nullable String model;
         private RetrievalOptions.Overrides overrides = RetrievalOptions.Overrides.builder().build();
+        private dev.ragkit.store.@Nullable MetadataFilter filter;
 
         private Builder(String query, Scope scope) {
             this.query = Objects.requireNonNull(query, "query");
@@ -106,6 +107,18 @@ public record RagRequest(String requestId, String query, Scope scope, List<ChatM
             return this;
         }
 
+        /**
+         * Searches only documents whose metadata passes {@code filter} (and the pipeline's own filter, and one in
+         * {@link #overrides}, if any: filters only narrow), before the top-k cut.
+         *
+         * @param filter e.g. {@code MetadataFilter.parse("year>=2024 and product=x")}
+         * @return this builder
+         */
+        public Builder filter(dev.ragkit.store.MetadataFilter filter) {
+            this.filter = java.util.Objects.requireNonNull(filter, "filter");
+            return this;
+        }
+
         /** @param overrides per-request retrieval changes @return this builder */
         public Builder overrides(RetrievalOptions.Overrides overrides) {
             this.overrides = Objects.requireNonNull(overrides, "overrides");
@@ -115,7 +128,7 @@ public record RagRequest(String requestId, String query, Scope scope, List<ChatM
         /** @return the request */
         public RagRequest build() {
             return new RagRequest(requestId == null ? UUID.randomUUID().toString() : requestId, query, scope, history,
-                    model, overrides);
+                    model, filter == null ? overrides : overrides.withMetadataFilter(filter));
         }
     }
 }

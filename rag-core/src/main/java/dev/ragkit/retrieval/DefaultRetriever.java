@@ -8,6 +8,7 @@ import dev.ragkit.audit.QueryRedaction;
 import dev.ragkit.ingest.CachingEmbedder;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.store.DocumentStore;
+import dev.ragkit.store.MetadataFilter;
 import dev.ragkit.store.PromotionLevel;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.SearchHit;
@@ -130,6 +131,10 @@ final class DefaultRetriever implements Retriever {
 
         SearchRequest.Builder request = SearchRequest.builder(scope).vector(vector).k(o.candidates())
                 .docTypes(o.docTypes()).minPromotion(o.minPromotion());
+        MetadataFilter filter = o.metadataFilter();
+        if (filter != null) {
+            request.metadataFilter(filter);
+        }
         if (o.hybrid() && store.capabilities().keywordSearch()) {
             request.text(query);
         }
@@ -139,6 +144,9 @@ final class DefaultRetriever implements Retriever {
         // Critical documents come first and whole, so their chunks leave the ranking before the top-k cut.
         List<StoredDocument> criticalDocs = o.includeCritical()
                 ? store.findByPromotion(scope, PromotionLevel.CRITICAL, o.docTypes()) : List.of();
+        if (filter != null) {
+            criticalDocs = criticalDocs.stream().filter(d -> filter.test(d.metadata())).toList();
+        }
         Set<String> criticalIds = new HashSet<>();
         criticalDocs.forEach(d -> criticalIds.add(d.id()));
 

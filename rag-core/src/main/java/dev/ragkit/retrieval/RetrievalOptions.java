@@ -1,5 +1,6 @@
 package dev.ragkit.retrieval;
 
+import dev.ragkit.store.MetadataFilter;
 import dev.ragkit.store.PromotionLevel;
 import java.util.Collection;
 import java.util.Collections;
@@ -49,6 +50,7 @@ public final class RetrievalOptions {
     private final double vectorWeight;
     private final SortedSet<String> docTypes;
     private final PromotionLevel minPromotion;
+    private final @Nullable MetadataFilter metadataFilter;
 
     private RetrievalOptions(Builder b) {
         this.granularity = b.granularity;
@@ -65,6 +67,7 @@ public final class RetrievalOptions {
         this.vectorWeight = b.vectorWeight;
         this.docTypes = Collections.unmodifiableSortedSet(new TreeSet<>(b.docTypes));
         this.minPromotion = b.minPromotion;
+        this.metadataFilter = b.metadataFilter;
     }
 
     /**
@@ -113,6 +116,7 @@ public final class RetrievalOptions {
         b.vectorWeight = vectorWeight;
         b.docTypes = new TreeSet<>(docTypes);
         b.minPromotion = minPromotion;
+        b.metadataFilter = metadataFilter;
         return b;
     }
 
@@ -146,6 +150,10 @@ public final class RetrievalOptions {
         }
         if (overrides.docTypes != null) {
             b.docTypes(overrides.docTypes);
+        }
+        if (overrides.metadataFilter != null) {
+            b.metadataFilter(metadataFilter == null ? overrides.metadataFilter
+                    : MetadataFilter.and(metadataFilter, overrides.metadataFilter));   // a request only narrows
         }
         if (overrides.minPromotion != null) {
             b.minPromotion(overrides.minPromotion);
@@ -233,6 +241,14 @@ public final class RetrievalOptions {
         return minPromotion;
     }
 
+    /**
+     * @return the filter on document metadata every search applies before its top-k cut (and critical documents
+     *         must pass), or {@code null} for none
+     */
+    public @Nullable MetadataFilter metadataFilter() {
+        return metadataFilter;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof RetrievalOptions r && granularity == r.granularity && topK == r.topK
@@ -241,13 +257,13 @@ public final class RetrievalOptions {
                 && includeCritical == r.includeCritical && linkDepth == r.linkDepth
                 && maxLinkedDocuments == r.maxLinkedDocuments && hybrid == r.hybrid && fusion == r.fusion
                 && Double.compare(vectorWeight, r.vectorWeight) == 0 && docTypes.equals(r.docTypes)
-                && minPromotion == r.minPromotion;
+                && minPromotion == r.minPromotion && Objects.equals(metadataFilter, r.metadataFilter);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(granularity, topK, minSimilarity, overFetchFactor, candidateCap, maxChunksPerDocument,
-                includeCritical, linkDepth, maxLinkedDocuments, hybrid, fusion, vectorWeight, docTypes, minPromotion);
+                includeCritical, linkDepth, maxLinkedDocuments, hybrid, fusion, vectorWeight, docTypes, minPromotion, metadataFilter);
     }
 
     @Override
@@ -256,7 +272,8 @@ public final class RetrievalOptions {
                 + ", candidates " + candidates() + ", " + maxChunksPerDocument + " per document"
                 + (includeCritical ? ", critical included" : "") + (linkDepth > 0 ? ", links depth " + linkDepth
                 + " max " + maxLinkedDocuments : "") + (hybrid ? ", hybrid " + fusion + " w=" + vectorWeight : "")
-                + (docTypes.isEmpty() ? "" : ", types " + docTypes) + ", min " + minPromotion + "]";
+                + (docTypes.isEmpty() ? "" : ", types " + docTypes) + ", min " + minPromotion
+                + (metadataFilter == null ? "" : ", where " + metadataFilter) + "]";
     }
 
     /** Builds {@link RetrievalOptions}; setters reject bad values at once. Not thread-safe. */
@@ -275,6 +292,7 @@ public final class RetrievalOptions {
         private double vectorWeight = 0.5;
         private SortedSet<String> docTypes = new TreeSet<>();
         private PromotionLevel minPromotion = PromotionLevel.STANDARD;
+        private @Nullable MetadataFilter metadataFilter;
 
         private Builder() {
         }
@@ -364,6 +382,16 @@ public final class RetrievalOptions {
             return this;
         }
 
+        /**
+         * @param filter a filter on document metadata (e.g. {@code MetadataFilter.parse("year>=2024")}) applied by
+         *               every search before its top-k cut; critical documents must pass it too
+         * @return this builder
+         */
+        public Builder metadataFilter(MetadataFilter filter) {
+            this.metadataFilter = Objects.requireNonNull(filter, "metadataFilter");
+            return this;
+        }
+
         /** @param level the lowest promotion level to keep @return this builder */
         public Builder minPromotion(PromotionLevel level) {
             this.minPromotion = Objects.requireNonNull(level, "minPromotion");
@@ -393,6 +421,7 @@ public final class RetrievalOptions {
         private final @Nullable Boolean hybrid;
         private final @Nullable SortedSet<String> docTypes;
         private final @Nullable PromotionLevel minPromotion;
+        private final @Nullable MetadataFilter metadataFilter;
 
         private Overrides(OverridesBuilder b) {
             this.granularity = b.granularity;
@@ -403,6 +432,26 @@ public final class RetrievalOptions {
             this.hybrid = b.hybrid;
             this.docTypes = b.docTypes;
             this.minPromotion = b.minPromotion;
+            this.metadataFilter = b.metadataFilter;
+        }
+
+        /**
+         * @param filter a metadata filter for the request
+         * @return these overrides with {@code filter} as well (ANDed with a filter they hold already)
+         */
+        public Overrides withMetadataFilter(MetadataFilter filter) {
+            OverridesBuilder b = builder();
+            b.granularity = granularity;
+            b.topK = topK;
+            b.minSimilarity = minSimilarity;
+            b.includeCritical = includeCritical;
+            b.linkDepth = linkDepth;
+            b.hybrid = hybrid;
+            b.docTypes = docTypes;
+            b.minPromotion = minPromotion;
+            b.metadataFilter = metadataFilter == null ? Objects.requireNonNull(filter, "filter")
+                    : MetadataFilter.and(metadataFilter, filter);
+            return new Overrides(b);
         }
 
         /** @return a builder with nothing overridden */
@@ -421,6 +470,7 @@ public final class RetrievalOptions {
         private @Nullable Boolean hybrid;
         private @Nullable SortedSet<String> docTypes;
         private @Nullable PromotionLevel minPromotion;
+        private @Nullable MetadataFilter metadataFilter;
 
         private OverridesBuilder() {
         }
@@ -464,6 +514,16 @@ public final class RetrievalOptions {
         /** @param types document types to keep; empty keeps all @return this builder */
         public OverridesBuilder docTypes(Collection<String> types) {
             this.docTypes = RetrievalOptions.builder().docTypes(types).docTypes;
+            return this;
+        }
+
+        /**
+         * @param filter a filter on document metadata for this request; combined with the options' own filter by
+         *               AND, so it can only narrow what is searched
+         * @return this builder
+         */
+        public OverridesBuilder metadataFilter(MetadataFilter filter) {
+            this.metadataFilter = Objects.requireNonNull(filter, "metadataFilter");
             return this;
         }
 

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.ragkit.ingest.Embedder;
+import dev.ragkit.store.MetadataFilter;
 import dev.ragkit.store.PromotionLevel;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.StoredChunk;
@@ -94,6 +95,31 @@ final class DefaultRetrieverTest {
             assertThat(r.outcome()).isEqualTo(AuditOutcome.ERROR);
             assertThat(r.errorType()).isNotBlank();
         });
+    }
+
+    @Test
+    void retrieve_metadataFilter_fromTheOptionsAndTheRequest_onlyNarrowsAndAppliesToCriticalDocuments() {
+        StoredDocument old = StoredDocument.builder().tenant("acme").path("old.md").metadata(Map.of("year", "2019",
+                "product", "x")).build();
+        StoredDocument fresh = StoredDocument.builder().tenant("acme").path("new.md").metadata(Map.of("year",
+                "2025", "product", "x")).build();
+        StoredDocument other = StoredDocument.builder().tenant("acme").path("other.md").metadata(Map.of("year",
+                "2025", "product", "y")).promotionLevel(PromotionLevel.CRITICAL).build();
+        for (StoredDocument d : List.of(old, fresh, other)) {
+            store.upsert(d, List.of(new StoredChunk(d.id(), 0, "text of " + d.path(), atCosine(0.9), 5, 1, 1, null,
+                    null)));
+        }
+        RetrievalOptions recent = vectorOnly().includeCritical(true)
+                .metadataFilter(MetadataFilter.parse("year >= 2024")).build();
+
+        RetrievedContext byOptions = retriever(recent).retrieve(QUERY, scope);
+        RetrievedContext narrowed = retriever(recent).retrieve(QUERY, scope, RetrievalOptions.Overrides.builder()
+                .build().withMetadataFilter(MetadataFilter.parse("product = x")));
+
+        assertThat(byOptions.relevant()).extracting(c -> c.document().path()).containsExactly("new.md");
+        assertThat(byOptions.critical()).extracting(d -> d.document().path()).containsExactly("other.md");
+        assertThat(narrowed.relevant()).extracting(c -> c.document().path()).containsExactly("new.md");
+        assertThat(narrowed.critical()).as("a critical document outside the filter is left out").isEmpty();
     }
 
     @Test
