@@ -15,6 +15,7 @@ import dev.ragkit.grounding.Action;
 import dev.ragkit.grounding.Citation;
 import dev.ragkit.grounding.ConfidenceScore;
 import dev.ragkit.grounding.RouteTarget;
+import dev.ragkit.store.MetadataFilter;
 import dev.ragkit.store.Scope;
 import java.io.IOException;
 import java.time.Duration;
@@ -38,8 +39,15 @@ final class AskCommand extends CliCommand {
     @Parameters(index = "0", paramLabel = "<question>", description = "the question")
     String question = "";
 
-    @Option(names = "--index", description = "the index file (default: ${DEFAULT-VALUE})")
-    String index = IndexFile.DEFAULT;
+    @Option(names = "--index", description = "the index: a Lucene folder (default .ragkit/index) or a snapshot file")
+    String index;
+
+    @Option(names = "--store", description = "lucene or in-memory (default: what --index names, else lucene)")
+    String storeKind;
+
+    @Option(names = "--filter", paramLabel = "<filter>", description = "search only documents whose metadata "
+            + "matches, e.g. 'year>=2024 and product=x' (=, !=, <, <=, >, >=, in (a, b), and, or, not, parentheses)")
+    String filter;
 
     @Option(names = "--tenant", description = "the tenant to ask in (default: ${DEFAULT-VALUE})")
     String tenant = "default";
@@ -96,9 +104,18 @@ final class AskCommand extends CliCommand {
         for (String tag : tags) {
             accessTags.add(requireText(tag, "--tags"));
         }
-        try (CliPipeline answering = new CliPipeline(context, index, backend, model)) {
+        RagRequest.Builder requestBuilder = RagRequest.builder(question, Scope.of(tenantName, accessTags));
+        if (filter != null) {
+            try {
+                requestBuilder.filter(MetadataFilter.parse(filter));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--filter: " + e.getMessage());
+            }
+        }
+        RagRequest request = requestBuilder.build();
+        try (CliPipeline answering = new CliPipeline(context, CliIndex.locate(context, index, storeKind), backend,
+                model)) {
             RagPipeline rag = answering.pipeline(answering.options(profile == Profile.knowledge_base));
-            RagRequest request = RagRequest.of(question, Scope.of(tenantName, accessTags));
             RagResponse response = stream && !json ? streamed(rag, request) : rag.ask(request);
             if (json) {
                 context.out.println(mapper().writeValueAsString(response));

@@ -6,8 +6,7 @@ import dev.ragkit.audit.AuditFailurePolicy;
 import dev.ragkit.audit.AuditTrail;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.Retriever;
-import dev.ragkit.store.inmemory.InMemoryDocumentStore;
-import java.nio.file.Path;
+import dev.ragkit.store.DocumentStore;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,7 +17,8 @@ import java.util.concurrent.Executors;
  * audit file.
  */
 final class CliPipeline implements AutoCloseable {
-    final InMemoryDocumentStore store;
+    final DocumentStore store;
+    private final CliIndex index;
     final Backends.Choice choice;
     final AuditFile audit;
     private final RagConfig config;
@@ -28,13 +28,13 @@ final class CliPipeline implements AutoCloseable {
     /**
      * @param model the model named by {@code --model}, or {@code null}
      */
-    CliPipeline(CliContext context, String index, Backends.Mode backend, String model) {
+    CliPipeline(CliContext context, CliIndex.Location location, Backends.Mode backend, String model) {
         this.config = context.config();
-        Path indexFile = context.resolve(index);
-        this.store = IndexFile.openExisting(indexFile);
+        this.index = CliIndex.forReading(context, location);
+        this.store = index.store;
         this.explicitModel = model;
         this.choice = Backends.choose(backend, context, context.explicitModel(model), config.chatModel());
-        this.audit = AuditFile.open(indexFile.toAbsolutePath().resolveSibling("audit.jsonl"));
+        this.audit = AuditFile.open(location.auditFile());
         this.executor = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "ragkit-answer");
             t.setDaemon(true);
@@ -76,6 +76,7 @@ final class CliPipeline implements AutoCloseable {
         executor.shutdownNow();
         try {
             audit.close();
+            index.close();
         } finally {
             if (choice.backend instanceof AutoCloseable) {
                 ((AutoCloseable) choice.backend).close();

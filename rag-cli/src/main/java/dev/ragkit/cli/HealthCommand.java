@@ -2,13 +2,9 @@ package dev.ragkit.cli;
 
 import dev.ragkit.RagConfig;
 import dev.ragkit.generation.HealthStatus;
-import dev.ragkit.store.Scope;
-import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -17,8 +13,11 @@ import picocli.CommandLine.Option;
         description = "Check the model server, the model and the index file.")
 final class HealthCommand extends CliCommand {
 
-    @Option(names = "--index", description = "the index file (default: ${DEFAULT-VALUE})")
-    String index = IndexFile.DEFAULT;
+    @Option(names = "--index", description = "the index: a Lucene folder (default .ragkit/index) or a snapshot file")
+    String index;
+
+    @Option(names = "--store", description = "lucene or in-memory (default: what --index names, else lucene)")
+    String storeKind;
 
     @Option(names = "--model", description = "the model to check (default: CHAT_MODEL, else llama3.2; gpt-4o-mini "
             + "with --backend openai)")
@@ -48,19 +47,16 @@ final class HealthCommand extends CliCommand {
         context.out.println("model:   " + wanted + ": " + (backend.modelAvailable() ? "available"
                 : !backend.reachable() ? "unknown (no server)"
                 : openai ? "missing (" + Terminal.line(backend.detail()) + ")" : "missing; run: ollama pull " + wanted));
-        Path indexFile = context.resolve(index);
-        if (!Files.exists(indexFile)) {
-            context.out.println("store:   no index at " + indexFile + "; run: ragkit index <folder>");
+        CliIndex.Location location = CliIndex.locate(context, index, storeKind);
+        if (!Files.exists(location.path())) {
+            context.out.println("store:   no index at " + location.path() + "; run: ragkit index <folder>");
             return RagkitCli.ERROR;
         }
         long start = System.nanoTime();
-        try (InMemoryDocumentStore store = IndexFile.openExisting(indexFile)) {
-            Map<String, Integer> perTenant = new TreeMap<>();
-            for (String tenant : store.tenants()) {
-                perTenant.put(tenant, store.documents(Scope.unrestricted(tenant)).size());
-            }
-            context.out.printf(Locale.ROOT, "store:   ready, %s, %d documents %s (loaded in %.0f ms)%n", indexFile,
-                    perTenant.values().stream().mapToInt(Integer::intValue).sum(), perTenant,
+        try (CliIndex opened = CliIndex.forReading(context, location)) {
+            Map<String, Integer> perTenant = opened.documentCounts();
+            context.out.printf(Locale.ROOT, "store:   ready, %s, %d documents %s (opened in %.0f ms)%n",
+                    location.describe(), perTenant.values().stream().mapToInt(Integer::intValue).sum(), perTenant,
                     (System.nanoTime() - start) / 1e6);
         }
         return backend.reachable() && !backend.modelAvailable() || openai && !backend.reachable() ? RagkitCli.ERROR

@@ -5,7 +5,6 @@ import dev.ragkit.error.RagException;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
 import dev.ragkit.ingest.SkipReason;
-import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,8 +31,16 @@ final class IndexCommand extends CliCommand {
     @Option(names = "--tenant", description = "the tenant the documents belong to (default: ${DEFAULT-VALUE})")
     String tenant = "default";
 
-    @Option(names = "--index", description = "the index file (default: ${DEFAULT-VALUE})")
-    String index = IndexFile.DEFAULT;
+    @Option(names = "--index", description = "the index: a Lucene folder (default .ragkit/index) or, with --store "
+            + "in-memory, a snapshot file (default .ragkit/index.bin)")
+    String index;
+
+    @Option(names = "--store", description = "lucene (default) or in-memory (one snapshot file, loaded whole)")
+    String storeKind;
+
+    @Option(names = "--rebuild", description = "delete the whole index first (every tenant and folder in it) and "
+            + "index this folder into a new one; for an index made by another embedder or a damaged one")
+    boolean rebuild;
 
     @Option(names = "--sync", description = "also delete this folder's documents whose files are gone")
     boolean sync;
@@ -65,32 +72,40 @@ final class IndexCommand extends CliCommand {
             throw new RagException("'" + dir + "' is not a folder (" + root + "); name the folder of documents "
                     + "to index");
         }
-        Path indexFile = context.resolve(index);
-        InMemoryDocumentStore store = IndexFile.openOrCreate(indexFile);
-        String pathPrefix = prefix != null ? prefix : defaultPrefix(root);
-        Indexer.Builder builder = Indexer.builder().store(store).embedder(CliContext.embedder()).tenant(tenantName)
-                .pathPrefix(pathPrefix).sync(sync).listener(new ProgressPrinter(context.err, context.interactive));
-        try {
-            if (!include.isEmpty()) {
-                builder.include(include);
-            }
-            builder.exclude(exclude);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
+        CliIndex.Location location = CliIndex.locate(context, index, storeKind);
+        if (rebuild) {
+            CliIndex.delete(location);
+            context.err.println("ragkit: deleted the index at " + location.path() + "; building it again");
         }
-        IndexReport report = builder.build().index(root);
-        IndexFile.save(store, indexFile);
+        String pathPrefix = prefix != null ? prefix : defaultPrefix(root);
+        IndexReport report;
+        try (CliIndex target = CliIndex.forWriting(context, location)) {
+            Indexer.Builder builder = Indexer.builder().store(target.store).embedder(CliContext.embedder())
+                    .tenant(tenantName).pathPrefix(pathPrefix).sync(sync)
+                    .listener(new ProgressPrinter(context.err, context.interactive));
+            try {
+                if (!include.isEmpty()) {
+                    builder.include(include);
+                }
+                builder.exclude(exclude);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            report = builder.build().index(root);
+            target.commit();
+        }
 
         if (json) {
             ObjectNode out = AskCommand.mapper().valueToTree(report);
-            out.put("index", indexFile.toString());
+            out.put("index", location.path().toString());
+            out.put("store", location.kind() == CliIndex.Kind.LUCENE ? "lucene" : "in-memory");
             out.put("folder", dir);
             out.put("tenant", tenantName);
             context.out.println(AskCommand.mapper().writeValueAsString(out));
             return RagkitCli.OK;
         }
         printSummary(report, tenantName, pathPrefix);
-        context.out.println("Index: " + Terminal.line(indexFile.toString()));
+        context.out.println("Index: " + Terminal.line(location.describe()));
         return RagkitCli.OK;
     }
 

@@ -12,8 +12,6 @@ import java.util.Arrays;
 
 /** The CLI's index: one in-memory store snapshot holding any number of tenants and folders. */
 final class IndexFile {
-    /** The default location, relative to the working directory. */
-    static final String DEFAULT = ".ragkit/index.bin";
     /** How every snapshot file starts. */
     private static final byte[] SIGNATURE = "RAGKSNAP".getBytes(StandardCharsets.US_ASCII);
 
@@ -48,7 +46,7 @@ final class IndexFile {
     private static InMemoryDocumentStore load(Path file) {
         if (Files.isDirectory(file)) {
             throw new RagException("--index " + file + " is a folder, not an index file; give the index file's path"
-                    + " (default " + DEFAULT + ")");
+                    + " (default " + CliIndex.SNAPSHOT_DEFAULT + ")");
         }
         if (!hasSignature(file)) {
             throw new RagException(file + " is not a RagKit index (it was not written by ragkit index); check "
@@ -60,6 +58,11 @@ final class IndexFile {
             throw new RagException("the index " + file + " cannot be read (" + e.getMessage() + "). It was left as "
                     + "it is: restore it from a backup, or move it away and index the folders again", e);
         }
+    }
+
+    /** @return whether the file starts like a snapshot RagKit wrote */
+    static boolean isSnapshot(Path file) {
+        return hasSignature(file);
     }
 
     private static boolean hasSignature(Path file) {

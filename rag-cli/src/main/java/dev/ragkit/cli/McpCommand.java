@@ -18,8 +18,11 @@ import picocli.CommandLine.Option;
                 + "them.")
 final class McpCommand extends CliCommand {
 
-    @Option(names = "--index", description = "the index file (default: ${DEFAULT-VALUE})")
-    String index = IndexFile.DEFAULT;
+    @Option(names = "--index", description = "the index: a Lucene folder (default .ragkit/index) or a snapshot file")
+    String index;
+
+    @Option(names = "--store", description = "lucene or in-memory (default: what --index names, else lucene)")
+    String storeKind;
 
     @Option(names = "--tenant", description = "the tenant every tool reads (default: ${DEFAULT-VALUE})")
     String tenant = "default";
@@ -72,7 +75,8 @@ final class McpCommand extends CliCommand {
                         + "'");
             }
         }
-        try (CliPipeline answering = new CliPipeline(context, index, backend, model)) {
+        try (CliPipeline answering = new CliPipeline(context, CliIndex.locate(context, index, storeKind),
+                backend, model)) {
             RagMcpTools tools = RagMcpTools.builder().pipeline(answering.pipeline(answering.options(false)))
                     .knowledgeBasePipeline(answering.pipeline(answering.options(true)))
                     .retriever(answering.retriever()).store(answering.store).scope(tenantName, accessTags)

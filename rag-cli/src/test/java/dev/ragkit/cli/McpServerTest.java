@@ -63,7 +63,7 @@ final class McpServerTest {
         int code = RagkitCli.run(new String[] {"index", "docs"}, new PrintWriter(out, true), new PrintWriter(err,
                 true), env, dir, false);
         assertThat(code).as(err.toString()).isZero();
-        indexFile = dir.resolve(".ragkit/index.bin");
+        indexFile = dir.resolve(".ragkit/index");
 
         ServerParameters params = ServerParameters.builder(java()).args(command("--tags", "eng")).build();
         client = McpClient.sync(new StdioClientTransport(params, MAPPER)).requestTimeout(Duration.ofSeconds(120))

@@ -69,7 +69,7 @@ final class RagkitCliTest {
         assertThat(index.code()).as(index.err()).isZero();
         assertThat(index.out()).contains("Indexed 2 files").contains("tenant 'default'").contains("docs/*");
         assertThat(index.err()).contains("2/2 files");                  // plain progress lines: not a terminal
-        assertThat(cwd.resolve(".ragkit/index.bin")).exists();
+        assertThat(cwd.resolve(".ragkit/index")).isDirectory();        // the default: a Lucene index
 
         Run ask = run("ask", "How often do API keys rotate?");
 
@@ -258,7 +258,8 @@ final class RagkitCliTest {
         Run foreign = run("index", "docs", "--index", "notes.txt");
 
         assertThat(folder.code()).isEqualTo(RagkitCli.ERROR);
-        assertThat(folder.err()).contains("is a folder, not an index file").doesNotContain("delete it");
+        assertThat(folder.err()).contains("is not a readable index").contains("Nothing was changed")
+                .doesNotContain("delete it");
         assertThat(foreign.code()).isEqualTo(RagkitCli.ERROR);
         assertThat(foreign.err()).contains("is not a RagKit index").contains("left as it is")
                 .doesNotContain("delete it");

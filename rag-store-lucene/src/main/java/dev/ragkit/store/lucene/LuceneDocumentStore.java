@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.TreeMap;
+import java.util.SortedMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -295,6 +297,20 @@ public final class LuceneDocumentStore implements DocumentStore {
     public List<StoredDocument> documents(Scope scope) {
         Objects.requireNonNull(scope, "scope");
         return headers(LuceneQueries.documents(scope).build());
+    }
+
+    /**
+     * @return the tenants that have documents, with how many each, in name order (for a health report; an
+     *         administrator's view across tenants)
+     */
+    public SortedMap<String, Integer> documentCounts() {
+        return read("counting documents", s -> {
+            SortedMap<String, Integer> counts = new TreeMap<>();
+            for (ScoreDoc sd : all(s, new TermQuery(new Term(LuceneFields.KIND, LuceneFields.DOC)))) {
+                counts.merge(s.storedFields().document(sd.doc).get(LuceneFields.TENANT), 1, Integer::sum);
+            }
+            return counts;
+        });
     }
 
     private List<StoredDocument> headers(Query query) {

@@ -391,8 +391,9 @@ final class LuceneIndex implements AutoCloseable {
                     + " (ragkit index --rebuild)", e, false);
         }
         if (e instanceof IndexFormatTooOldException || e instanceof IndexFormatTooNewException) {
-            return new StoreException(what + " failed: the index at " + dir + " was written by a Lucene version this"
-                    + " RagKit cannot read (" + e.getMessage() + "). Re-index it (ragkit index --rebuild)", e, false);
+            return new StoreException(what + " failed: the index at " + dir + " is damaged or was written by a Lucene"
+                    + " version this RagKit cannot read (" + e.getMessage() + "). Nothing was changed. Re-index it"
+                    + " (ragkit index --rebuild)", e, false);
         }
         if (e instanceof AlreadyClosedException) {
             return new StoreException("this Lucene store is closed (" + dir + "); open a new one", e, false);
