@@ -95,6 +95,21 @@ import org.slf4j.LoggerFactory;
  */
 public final class LangChain4jDocumentStore implements DocumentStore {
 
+    /**
+     * What the bridge cannot do over a LangChain4j store, said once (as a warning) when it is built, so that nobody
+     * learns it after a restart: see the class description for the reasons.
+     *
+     * @return one sentence per limitation
+     */
+    public static List<String> limitations() {
+        return List.of("the document listing is kept in this JVM, not in the embedding store: after a restart, "
+                        + "documents already in the store are not listed, looked up or searched until they are "
+                        + "indexed again through a bridge (use rag-store-lucene or rag-store-solr for a persistent "
+                        + "store)",
+                "no keyword search: hybrid requests are served by the vector alone",
+                "upserts are atomic only for readers that use this bridge object");
+    }
+
     /** The prefix of every metadata key the bridge writes. */
     public static final String KEY_PREFIX = "ragkit_";
 
@@ -678,7 +693,9 @@ public final class LangChain4jDocumentStore implements DocumentStore {
             if (store == null) {
                 throw new IllegalStateException("a LangChain4jDocumentStore needs store(..)");
             }
-            return new LangChain4jDocumentStore(this);
+            LangChain4jDocumentStore bridge = new LangChain4jDocumentStore(this);
+            LOG.warn("{}: {}", bridge, String.join("; ", limitations()));
+            return bridge;
         }
     }
 }

@@ -299,4 +299,12 @@ final class LangChain4jDocumentStoreTest {
                 .metadataFilter("k = other").build())).isInstanceOf(StoreException.class)
                 .hasMessageContaining("metadata");
     }
+
+    @Test
+    void limitations_sayPlainlyThatTheListingLivesInThisJvm() {
+        assertThat(LangChain4jDocumentStore.limitations()).anySatisfy(l -> assertThat(l)
+                .contains("listing is kept in this JVM").contains("after a restart"));
+        assertThat(LangChain4jDocumentStore.builder().store(new dev.langchain4j.store.embedding.inmemory
+                .InMemoryEmbeddingStore<>()).dimension(4).build().capabilities().persistent()).isFalse();
+    }
 }
