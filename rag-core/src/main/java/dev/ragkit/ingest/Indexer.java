@@ -10,13 +10,9 @@ import dev.ragkit.error.IngestException;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.StoredDocument;
-import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -183,35 +179,15 @@ public final class Indexer {
         listener.onProgress(run.progress(started));
         Map<String, StoredDocument> stored = incremental ? storedDocuments(scan.candidates) : Map.of();
         boolean cancelled = scan.cancelled;
-        // Files are read, parsed and chunked one by one, and embedded together: the chunks of several small files
-        // fill one embedding batch, which the embedder can spread over every core. What happens to each file is
-        // reported in file order all the same: a skip or failure waits for the files before it.
-        List<Pending> pending = new ArrayList<>();
-        int pendingChunks = 0;
+        FileBatch batch = new FileBatch(run, store, ingestor, listener, cancelRequested, started);
         for (FolderScanner.Candidate candidate : scan.candidates) {
-            if (cancelled || cancelRequested.getAsBoolean()) {
+            if (cancelled || cancelRequested.getAsBoolean() || !batch.add(candidate,
+                    stored.get(ingestor.storedPath(candidate.path())))) {
                 cancelled = true;
                 break;
             }
-            Pending next = prepareFile(run, candidate, stored.get(ingestor.storedPath(candidate.path())));
-            if (next.prepared() == null && pending.isEmpty()) {
-                next.report().run();
-                run.done++;
-                listener.onProgress(run.progress(started));
-                continue;
-            }
-            pending.add(next);
-            pendingChunks += next.prepared() == null ? 0 : next.prepared().chunks().size();
-            if (pendingChunks >= ingestor.batchSize()) {
-                if (!flush(run, pending, cancelRequested, started)) {
-                    cancelled = true;
-                    break;
-                }
-                pending.clear();
-                pendingChunks = 0;
-            }
         }
-        if (!cancelled && !pending.isEmpty() && !flush(run, pending, cancelRequested, started)) {
+        if (!cancelled && !batch.flush()) {
             cancelled = true;
         }
         int deleted = sync && !cancelled ? deleteGone(scan) : 0;
@@ -224,100 +200,6 @@ public final class Indexer {
                 ingestor.tenant(), report.filesUnchanged(), report.chunks(), report.filesSkipped().size(),
                 report.filesFailed().size(), deleted, cancelled ? ", cancelled" : "", elapsed.toMillis());
         return report;
-    }
-
-    /** A file read and chunked, waiting to be embedded; or what to report about a file that needs no embedding. */
-    private record Pending(DocumentIngestor.@Nullable Prepared prepared, Runnable report) {
-    }
-
-    /**
-     * Reads one file and, unless it is unchanged, parses and chunks it. A skipped, unchanged or failed file comes
-     * back as the report to make, in its turn.
-     */
-    private Pending prepareFile(IndexRun run, FolderScanner.Candidate candidate, @Nullable StoredDocument stored) {
-        String path = candidate.path();
-        String type = candidate.parser().id();
-        try {
-            byte[] bytes = read(candidate);
-            if (bytes == null) {
-                return report(() -> run.skipped(new IndexReport.SkippedFile(path, SkipReason.TOO_LARGE, "grew past "
-                        + "the limit of " + candidate.maxBytes() + " bytes while being read"), type));
-            }
-            if (ingestor.unchanged(stored, DocumentIngestor.sha256(bytes))) {
-                return report(() -> run.unchanged(path, type));
-            }
-            return new Pending(ingestor.prepare(new DocumentSource(path, bytes, DocumentSource.DEFAULT_MAX_CHARS)),
-                    () -> { });
-        } catch (DocumentSkippedException e) {
-            return report(() -> run.skipped(new IndexReport.SkippedFile(path, e.reason(), e.detail()), type));
-        } catch (IngestException e) {
-            return report(() -> run.failed(path, type, e));
-        }
-    }
-
-    private static Pending report(Runnable report) {
-        return new Pending(null, report);
-    }
-
-    /**
-     * Embeds the pending documents together, then stores and reports every pending file in order; a document whose
-     * embedding fails is reported alone. A cancel request is honoured between files: nothing after it is stored.
-     *
-     * @return false when cancelled
-     */
-    private boolean flush(IndexRun run, List<Pending> pending, BooleanSupplier cancelRequested, long started) {
-        List<DocumentIngestor.Prepared> documents = new ArrayList<>();
-        pending.forEach(p -> {
-            if (p.prepared() != null) {
-                documents.add(p.prepared());
-            }
-        });
-        List<DocumentIngestor.Embedded> embedded = documents.isEmpty() ? List.of()
-                : ingestor.embedTogether(documents, cancelRequested);
-        if (embedded == null) {
-            return false;
-        }
-        int next = 0;
-        for (Pending p : pending) {
-            if (cancelRequested.getAsBoolean()) {
-                return false;
-            }
-            if (p.prepared() == null) {
-                p.report().run();
-            } else {
-                DocumentIngestor.Embedded e = embedded.get(next++);
-                String path = e.prepared().parsed().path();
-                if (e.failure() != null) {
-                    run.failed(path, e.prepared().parser(), e.failure());
-                } else {
-                    DocumentIngestor.Ingested ingested = Objects.requireNonNull(e.ingested());
-                    // Outside the per-file error handling: a store failure ends the run.
-                    store.upsert(ingested.document(), ingested.chunks());
-                    run.indexed(path, e.prepared().parser(), ingested, brokenLinks(run.scan.realRoot,
-                            e.prepared()));
-                }
-            }
-            run.done++;
-            listener.onProgress(run.progress(started));
-        }
-        return true;
-    }
-
-    /** Reads a candidate, checked again right before opening: the walk may be a while ago. */
-    private static byte @Nullable [] read(FolderScanner.Candidate candidate) {
-        try {
-            BasicFileAttributes now = Files.readAttributes(candidate.file(), BasicFileAttributes.class,
-                    LinkOption.NOFOLLOW_LINKS);
-            if (!now.isRegularFile()) {
-                throw new DocumentSkippedException(candidate.path(), SkipReason.NOT_REGULAR_FILE,
-                        "no longer a regular file when it was to be read; not opened", null);
-            }
-            return DocumentFiles.read(candidate.file(), candidate.maxBytes());
-        } catch (NoSuchFileException e) {
-            throw new IngestException(candidate.path(), 0, "the file disappeared before it was read", e);
-        } catch (IOException e) {
-            throw new IngestException(candidate.path(), 0, "the file cannot be read: " + e, e);
-        }
     }
 
     /** The stored documents of the candidates, by stored path, in one lookup per thousand paths. */
@@ -335,17 +217,6 @@ public final class Indexer {
             }
         }
         return byPath;
-    }
-
-    /** How many of a document's links have no file at their target under the root. */
-    private static int brokenLinks(Path root, DocumentIngestor.Prepared prepared) {
-        int broken = 0;
-        for (String link : prepared.parsed().links()) {
-            if (!Files.isRegularFile(root.resolve(link))) {
-                broken++;
-            }
-        }
-        return broken;
     }
 
     private int deleteGone(FolderScanner.Scan scan) {

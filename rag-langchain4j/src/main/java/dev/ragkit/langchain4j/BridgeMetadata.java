@@ -1,10 +1,19 @@
 package dev.ragkit.langchain4j;
 
+import static dev.ragkit.langchain4j.LangChain4jDocumentStore.*;
+
 import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metadataKey;
 
 import dev.langchain4j.data.document.Metadata;
 import dev.langchain4j.store.embedding.filter.Filter;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.store.embedding.EmbeddingMatch;
 import dev.ragkit.store.MetadataFilter;
+import dev.ragkit.store.StoreException;
+import dev.ragkit.store.StoredChunk;
+import dev.ragkit.store.StoredDocument;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
@@ -103,5 +112,58 @@ final class BridgeMetadata {
             }
         }
         return out.toString();
+    }
+
+    /** The metadata of one chunk's segment: the chunk's fields and, denormalised, its document's. */
+    static Metadata segment(StoredDocument document, StoredChunk chunk, String version) {
+        Metadata m = new Metadata();
+        m.put(TENANT, document.tenant());
+        m.put(DOCUMENT_ID, document.id());
+        m.put(VERSION, version);
+        m.put(CHUNK_INDEX, chunk.index());
+        m.put(SOURCE_ID, chunk.sourceId());
+        m.put(PATH, document.path());
+        m.put(TITLE, document.title());
+        if (document.docType() != null) {
+            m.put(DOC_TYPE, document.docType());
+        }
+        m.put(PROMOTION, document.promotionLevel().ordinal());
+        if (document.ownerTag() != null) {
+            m.put(OWNER_TAG, document.ownerTag());
+        }
+        if (document.date() != null) {
+            m.put(LangChain4jDocumentStore.DATE, document.date().toString());
+        }
+        m.put(START_LINE, chunk.startLine());
+        m.put(END_LINE, chunk.endLine());
+        m.put(TOKEN_COUNT, chunk.tokenCount());
+        if (chunk.section() != null) {
+            m.put(SECTION, chunk.section());
+        }
+        if (chunk.page() != null) {
+            m.put(PAGE, chunk.page().intValue());
+        }
+        write(m, document.metadata());
+        m.put(TAGGED, document.accessTags().isEmpty() ? 0 : 1);
+        for (String tag : document.accessTags()) {
+            m.put(LangChain4jDocumentStore.tagKey(tag), 1);
+        }
+        return m;
+    }
+
+    /** The chunk a segment holds, read back from its metadata. */
+    static StoredChunk chunkOf(EmbeddingMatch<TextSegment> match, String documentId, float @Nullable [] vector) {
+        TextSegment segment = Objects.requireNonNull(match.embedded());
+        Metadata m = segment.metadata();
+        Integer index = m.getInteger(CHUNK_INDEX);
+        Integer start = m.getInteger(START_LINE);
+        Integer end = m.getInteger(END_LINE);
+        Integer tokens = m.getInteger(TOKEN_COUNT);
+        if (index == null || start == null || end == null || tokens == null) {
+            throw new StoreException("segment " + match.embeddingId() + " lacks the chunk fields the bridge writes"
+                    + " (" + CHUNK_INDEX + ", " + START_LINE + ", " + END_LINE + ", " + TOKEN_COUNT + ")", false);
+        }
+        return new StoredChunk(documentId, index, segment.text(), vector, tokens, start, end,
+                m.getString(SECTION), m.getInteger(PAGE));
     }
 }

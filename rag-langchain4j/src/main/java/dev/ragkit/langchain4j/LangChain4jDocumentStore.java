@@ -181,7 +181,7 @@ public final class LangChain4jDocumentStore implements DocumentStore {
                 List<TextSegment> segments = new ArrayList<>(copy.size());
                 for (StoredChunk chunk : copy) {
                     embeddings.add(Embedding.from(Objects.requireNonNull(chunk.embedding())));
-                    segments.add(TextSegment.from(chunk.text(), metadata(document, chunk, version)));
+                    segments.add(TextSegment.from(chunk.text(), BridgeMetadata.segment(document, chunk, version)));
                 }
                 try {
                     store.addAll(newIds, embeddings, segments);
@@ -303,7 +303,7 @@ public final class LangChain4jDocumentStore implements DocumentStore {
                 if (!request.accepts(entry.document())) {
                     throw filterIgnored(match, "its document fails the request's type, promotion or metadata filters");
                 }
-                hits.add(new SearchHit(chunkOf(match, entry.document().id(), null), entry.document(),
+                hits.add(new SearchHit(BridgeMetadata.chunkOf(match, entry.document().id(), null), entry.document(),
                         similarity(match), Double.NaN));
             }
             hits.sort(ORDER);
@@ -490,7 +490,7 @@ public final class LangChain4jDocumentStore implements DocumentStore {
                 }
                 vector = embedding.vector();
             }
-            StoredChunk chunk = chunkOf(match, documentId, vector);
+            StoredChunk chunk = BridgeMetadata.chunkOf(match, documentId, vector);
             if (chunk.index() >= chunks.length || chunks[chunk.index()] != null) {
                 throw new StoreException("the LangChain4j store returned an unexpected segment for chunk "
                         + chunk.sourceId(), false);
@@ -571,57 +571,6 @@ public final class LangChain4jDocumentStore implements DocumentStore {
             ids.add(UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString());
         }
         return ids;
-    }
-
-    static Metadata metadata(StoredDocument document, StoredChunk chunk, String version) {
-        Metadata m = new Metadata();
-        m.put(TENANT, document.tenant());
-        m.put(DOCUMENT_ID, document.id());
-        m.put(VERSION, version);
-        m.put(CHUNK_INDEX, chunk.index());
-        m.put(SOURCE_ID, chunk.sourceId());
-        m.put(PATH, document.path());
-        m.put(TITLE, document.title());
-        if (document.docType() != null) {
-            m.put(DOC_TYPE, document.docType());
-        }
-        m.put(PROMOTION, document.promotionLevel().ordinal());
-        if (document.ownerTag() != null) {
-            m.put(OWNER_TAG, document.ownerTag());
-        }
-        if (document.date() != null) {
-            m.put(DATE, document.date().toString());
-        }
-        m.put(START_LINE, chunk.startLine());
-        m.put(END_LINE, chunk.endLine());
-        m.put(TOKEN_COUNT, chunk.tokenCount());
-        if (chunk.section() != null) {
-            m.put(SECTION, chunk.section());
-        }
-        if (chunk.page() != null) {
-            m.put(PAGE, chunk.page().intValue());
-        }
-        BridgeMetadata.write(m, document.metadata());
-        m.put(TAGGED, document.accessTags().isEmpty() ? 0 : 1);
-        for (String tag : document.accessTags()) {
-            m.put(tagKey(tag), 1);
-        }
-        return m;
-    }
-
-    private static StoredChunk chunkOf(EmbeddingMatch<TextSegment> match, String documentId, float @Nullable [] vector) {
-        TextSegment segment = Objects.requireNonNull(match.embedded());
-        Metadata m = segment.metadata();
-        Integer index = m.getInteger(CHUNK_INDEX);
-        Integer start = m.getInteger(START_LINE);
-        Integer end = m.getInteger(END_LINE);
-        Integer tokens = m.getInteger(TOKEN_COUNT);
-        if (index == null || start == null || end == null || tokens == null) {
-            throw new StoreException("segment " + match.embeddingId() + " lacks the chunk fields the bridge writes"
-                    + " (" + CHUNK_INDEX + ", " + START_LINE + ", " + END_LINE + ", " + TOKEN_COUNT + ")", false);
-        }
-        return new StoredChunk(documentId, index, segment.text(), vector, tokens, start, end,
-                m.getString(SECTION), m.getInteger(PAGE));
     }
 
     /**
