@@ -10,8 +10,6 @@ import dev.ragkit.store.StoreException;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -24,7 +22,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
 import org.apache.solr.client.solrj.SolrClient;
@@ -107,11 +104,11 @@ public final class SolrDocumentStore implements DocumentStore {
         checkOpen();
         List<SolrInputDocument> docs = new ArrayList<>(chunks.size() + 1);
         long version = versions.incrementAndGet();
-        docs.add(header(document, version));
+        docs.add(SolrFields.header(document, version));
         StoredChunk.requireUpsertable(document, chunks, dimension);
         for (StoredChunk c : chunks) {
             float[] v = Objects.requireNonNull(c.embedding());
-            docs.add(chunk(document, c, v, version));
+            docs.add(SolrFields.chunk(document, c, v, version));
         }
         writes.lock();
         try {
@@ -167,84 +164,6 @@ public final class SolrDocumentStore implements DocumentStore {
         }
     }
 
-    private static SolrInputDocument header(StoredDocument d, long version) {
-        SolrInputDocument s = base(d, "doc", version);
-        s.addField("id", solrId("doc", d.tenant(), d.id(), -1));
-        return s;
-    }
-
-    private static SolrInputDocument chunk(StoredDocument d, StoredChunk c, float[] v, long version) {
-        SolrInputDocument s = base(d, "chunk", version);
-        s.addField("id", solrId("chunk", d.tenant(), d.id(), c.index()));
-        s.addField("chunk_index", c.index());
-        s.addField("text", c.text());
-        List<Float> vector = new ArrayList<>(v.length);
-        for (float x : v) {
-            vector.add(x);
-        }
-        s.addField("vector", vector);
-        s.addField("token_count", c.tokenCount());
-        s.addField("start_line", c.startLine());
-        s.addField("end_line", c.endLine());
-        if (c.section() != null) {
-            s.addField("section", c.section());
-        }
-        if (c.page() != null) {
-            s.addField("page", c.page());
-        }
-        return s;
-    }
-
-    private static SolrInputDocument base(StoredDocument d, String kind, long version) {
-        SolrInputDocument s = new SolrInputDocument();
-        s.addField("kind", kind);
-        s.addField("doc_version", version);
-        s.addField("tenant", d.tenant());
-        s.addField("doc_id", d.id());
-        s.addField("path", d.path());
-        s.addField("title", d.title());
-        if (d.docType() != null) {
-            s.addField("doc_type", d.docType());
-        }
-        s.addField("promotion", d.promotionLevel().ordinal());
-        if (d.date() != null) {
-            s.addField("date", d.date().toString());
-        }
-        for (String tag : d.accessTags()) {
-            s.addField("tags", tag);
-        }
-        s.addField("tagged", !d.accessTags().isEmpty());
-        if (d.ownerTag() != null) {
-            s.addField("owner_tag", d.ownerTag());
-        }
-        for (String link : d.links()) {
-            s.addField("links", link);
-        }
-        for (Map.Entry<String, String> e : d.metadata().entrySet()) {
-            s.addField("metadata", e.getKey());
-            s.addField("metadata", e.getValue());
-        }
-        SolrMetadataFilter.addFields(s, d.metadata());
-        s.addField("char_count", d.charCount());
-        return s;
-    }
-
-    /**
-     * {@code <document route>!<uuid>}: the compositeId router puts a document's header and chunks on one shard,
-     * so that the commit after a replacement shows the whole new version at once (commits are per shard, not
-     * atomic across shards). Both parts are name-based UUIDs, so no character of a tenant or id can upset the
-     * routing.
-     */
-    static String solrId(String kind, String tenant, String documentId, int index) {
-        String document = tenant.length() + ":" + tenant + "|" + documentId;
-        String route = UUID.nameUUIDFromBytes(document.getBytes(StandardCharsets.UTF_8)).toString();
-        String key = kind + "|" + document + "|" + index;
-        return route + "!" + UUID.nameUUIDFromBytes(key.getBytes(StandardCharsets.UTF_8));
-    }
-
-    // ---------------------------------------------------------------------------------------------------------
-    // Reads
-
     @Override
     public List<SearchHit> search(SearchRequest request) {
         Objects.requireNonNull(request, "request");
@@ -296,12 +215,12 @@ public final class SolrDocumentStore implements DocumentStore {
         if (vector != null) {
             int n = Math.min(maxK, request.k() * 2 + 10);
             ModifiableSolrParams p = params(filters);
-            p.set("q", "{!knn f=vector topK=" + n + "}" + vectorLiteral(vector));
+            p.set("q", "{!knn f=vector topK=" + n + "}" + SolrFields.vectorLiteral(vector));
             p.set("rows", n);
             p.set("fl", FIELDS + ",vector");
             vectorHits = new ArrayList<>();
             for (SolrDocument d : query(p).results) {
-                Hit h = new Hit(d, cosine(vector, vectorOf(d)), Double.NaN);
+                Hit h = new Hit(d, SolrFields.cosine(vector, SolrFields.vectorOf(d)), Double.NaN);
                 vectorHits.add(h);
             }
             vectorHits.sort(BY_SIMILARITY);
@@ -319,7 +238,8 @@ public final class SolrDocumentStore implements DocumentStore {
                 p.set("fl", FIELDS + ",vector,score");
                 for (SolrDocument d : query(p).results) {
                     double score = ((Number) d.getFirstValue("score")).doubleValue();
-                    keywordHits.add(new Hit(d, vector == null ? Double.NaN : cosine(vector, vectorOf(d)), score));
+                    keywordHits.add(new Hit(d, vector == null ? Double.NaN
+                            : SolrFields.cosine(vector, SolrFields.vectorOf(d)), score));
                 }
             }
             if (vector == null) {
@@ -408,7 +328,8 @@ public final class SolrDocumentStore implements DocumentStore {
         List<SearchHit> out = new ArrayList<>(hits.size());
         for (Hit h : hits) {
             double similarity = Double.isNaN(h.similarity) ? Double.NaN : Math.max(0, Math.min(1, h.similarity));
-            out.add(new SearchHit(chunkOf(h.doc, false), documentOf(h.doc), similarity, h.keywordScore));
+            out.add(new SearchHit(SolrFields.chunkOf(h.doc, false), SolrFields.documentOf(h.doc), similarity,
+                    h.keywordScore));
         }
         return out;
     }
@@ -493,7 +414,7 @@ public final class SolrDocumentStore implements DocumentStore {
     private List<StoredDocument> documents(List<String> filters) {
         List<StoredDocument> out = new ArrayList<>();
         for (SolrDocument d : all(filters, "path asc,doc_id asc", FIELDS)) {
-            out.add(documentOf(d));
+            out.add(SolrFields.documentOf(d));
         }
         return out;
     }
@@ -517,7 +438,7 @@ public final class SolrDocumentStore implements DocumentStore {
         filters.add("doc_id:" + quote(documentId));
         List<StoredChunk> out = new ArrayList<>();
         for (SolrDocument d : all(filters, "chunk_index asc", withVectors ? FIELDS + ",vector" : FIELDS)) {
-            out.add(chunkOf(d, withVectors));
+            out.add(SolrFields.chunkOf(d, withVectors));
         }
         return out;
     }
@@ -634,88 +555,6 @@ public final class SolrDocumentStore implements DocumentStore {
             if (!w.isEmpty()) {
                 out.add(ClientUtils.escapeQueryChars(w));
             }
-        }
-        return out;
-    }
-
-    private static String vectorLiteral(float[] v) {
-        StringBuilder b = new StringBuilder(v.length * 12).append('[');
-        for (int i = 0; i < v.length; i++) {
-            if (i > 0) {
-                b.append(',');
-            }
-            b.append(v[i]);
-        }
-        return b.append(']').toString();
-    }
-
-    private static float[] vectorOf(SolrDocument d) {
-        Collection<Object> values = d.getFieldValues("vector");
-        float[] v = new float[values == null ? 0 : values.size()];
-        int i = 0;
-        if (values != null) {
-            for (Object o : values) {
-                v[i++] = ((Number) o).floatValue();
-            }
-        }
-        return v;
-    }
-
-    private static double cosine(float[] a, float[] b) {
-        if (a.length != b.length || a.length == 0) {
-            return Double.NaN;
-        }
-        double dot = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += (double) a[i] * b[i];
-            na += (double) a[i] * a[i];
-            nb += (double) b[i] * b[i];
-        }
-        return dot / Math.sqrt(na * nb);
-    }
-
-    // ---------------------------------------------------------------------------------------------------------
-    // Mapping back
-
-    private static StoredDocument documentOf(SolrDocument d) {
-        Map<String, String> metadata = new LinkedHashMap<>();
-        List<String> kv = strings(d, "metadata");
-        for (int i = 0; i + 1 < kv.size(); i += 2) {
-            metadata.put(kv.get(i), kv.get(i + 1));
-        }
-        String date = (String) d.getFirstValue("date");
-        return StoredDocument.builder()
-                .id((String) d.getFirstValue("doc_id"))
-                .tenant((String) d.getFirstValue("tenant"))
-                .path((String) d.getFirstValue("path"))
-                .title((String) d.getFirstValue("title"))
-                .docType((String) d.getFirstValue("doc_type"))
-                .promotionLevel(PromotionLevel.values()[((Number) d.getFirstValue("promotion")).intValue()])
-                .date(date == null ? null : LocalDate.parse(date))
-                .accessTags(strings(d, "tags"))
-                .ownerTag((String) d.getFirstValue("owner_tag"))
-                .links(strings(d, "links"))
-                .metadata(metadata)
-                .charCount(((Number) d.getFirstValue("char_count")).longValue())
-                .build();
-    }
-
-    private static StoredChunk chunkOf(SolrDocument d, boolean withVector) {
-        Object page = d.getFirstValue("page");
-        return new StoredChunk((String) d.getFirstValue("doc_id"), ((Number) d.getFirstValue("chunk_index")).intValue(),
-                (String) d.getFirstValue("text"), withVector ? vectorOf(d) : null,
-                ((Number) d.getFirstValue("token_count")).intValue(),
-                ((Number) d.getFirstValue("start_line")).intValue(), ((Number) d.getFirstValue("end_line")).intValue(),
-                (String) d.getFirstValue("section"), page == null ? null : ((Number) page).intValue());
-    }
-
-    private static List<String> strings(SolrDocument d, String field) {
-        Collection<Object> values = d.getFieldValues(field);
-        List<String> out = new ArrayList<>(values == null ? 0 : values.size());
-        if (values != null) {
-            values.forEach(v -> out.add((String) v));
         }
         return out;
     }

@@ -613,9 +613,9 @@ final class SolrFaultToleranceTest {
     private static Map<String, String> shardContents(String tenant, int d, int version) {
         Map<String, String> out = new TreeMap<>();
         StoredDocument doc = document(tenant, d, version);
-        out.put(SolrDocumentStore.solrId("doc", tenant, doc.id(), -1), "doc " + doc.title());
+        out.put(SolrFields.solrId("doc", tenant, doc.id(), -1), "doc " + doc.title());
         for (StoredChunk c : chunks(tenant, d, version)) {
-            out.put(SolrDocumentStore.solrId("chunk", tenant, doc.id(), c.index()), "chunk " + c.text());
+            out.put(SolrFields.solrId("chunk", tenant, doc.id(), c.index()), "chunk " + c.text());
         }
         return out;
     }
