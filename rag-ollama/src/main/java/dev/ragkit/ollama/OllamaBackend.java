@@ -20,6 +20,7 @@ import dev.ragkit.generation.KnownModels;
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.generation.ModelInfo;
 import dev.ragkit.generation.StreamHandler;
+import dev.ragkit.http.HttpSettings;
 import dev.ragkit.http.LineStream;
 import java.io.IOException;
 import java.net.URI;
@@ -90,19 +91,13 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
     private final Map<String, CalibratedTokenCounter> counters = new ConcurrentHashMap<>();
 
     private OllamaBackend(Builder b) {
-        OkHttpClient base = b.client != null ? b.client : new OkHttpClient();
-        this.ownsClient = b.client == null;
-        Duration readTimeout = Settings.layered(b.readTimeout, b.config.timeout());
-        OkHttpClient client = base.newBuilder()
-                .connectTimeout(b.connectTimeout)
-                .readTimeout(readTimeout)
-                .writeTimeout(readTimeout)
-                .callTimeout(Settings.layered(b.callTimeout, b.config.timeout()))
-                .build();
+        HttpSettings.Resolved settings = b.resolve(b.config.timeout());
+        this.ownsClient = settings.ownsClient();
+        OkHttpClient client = settings.client();
         this.http = new OllamaHttp(client, Settings.layered(b.baseUrl, OllamaHttp.parseBaseUrl(
-                b.config.baseUrl().toString())), b.maxRetries, b.retryBackoff);
+                b.config.baseUrl().toString())), settings.maxRetries(), settings.backoff());
         this.pullClient = client.newBuilder().callTimeout(Duration.ZERO).build();
-        this.executor = b.executor != null ? b.executor : client.dispatcher().executorService();
+        this.executor = settings.executor();
         this.keepAlive = b.keepAlive;
         this.seed = b.seed;
         this.pullIfMissing = b.pullIfMissing;
@@ -469,25 +464,24 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
     }
 
     /** Configures an {@link OllamaBackend}. Not thread-safe. */
-    public static final class Builder {
+    public static final class Builder extends HttpSettings<Builder> {
         private OllamaConfig config = OllamaConfig.defaults();
         private @Nullable HttpUrl baseUrl;
-        private Duration connectTimeout = Duration.ofSeconds(5);
-        private @Nullable Duration readTimeout;
-        private @Nullable Duration callTimeout;
         private @Nullable String keepAlive;
         private @Nullable Long seed;
         private boolean pullIfMissing;
         private PullListener pullListener = p -> LOG.info("pull {}: {} {}/{}", p.model(), p.status(), p.completed(),
                 p.total());
-        private int maxRetries = 2;
-        private Duration retryBackoff = Duration.ofMillis(250);
-        private @Nullable OkHttpClient client;
-        private @Nullable Executor executor;
         private TokenCounter localCounter = TokenCounters.cached(TokenCounters.jtokkit(), 10_000);
         private double calibrationMargin = 0.05;
 
         private Builder() {
+            super(Duration.ofSeconds(5), Duration.ofMillis(250));
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
         }
 
         /**
@@ -509,27 +503,13 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
             return this;
         }
 
-        /** @param timeout the limit to open a connection (default 5 s) @return this builder */
-        public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = Settings.timeout(timeout, "connectTimeout");
-            return this;
-        }
 
-        /** @param timeout the longest wait for the next bytes (default: the configuration's, 30 s) @return this */
-        public Builder readTimeout(Duration timeout) {
-            this.readTimeout = Settings.timeout(timeout, "readTimeout");
-            return this;
-        }
 
         /**
          * @param timeout the limit for a whole call, streamed answers included (default: the configuration's, 30 s
          *                or {@code RAG_TIMEOUT_SECONDS}); model pulls are exempt
          * @return this builder
          */
-        public Builder callTimeout(Duration timeout) {
-            this.callTimeout = Settings.timeout(timeout, "callTimeout");
-            return this;
-        }
 
         /** @param keepAlive how long the server keeps the model loaded, e.g. {@code 5m} or {@code -1} @return this */
         public Builder keepAlive(String keepAlive) {
@@ -559,33 +539,9 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
             return this;
         }
 
-        /** @param retries retries of connection failures and 429/502/503, 0–10 (default 2) @return this builder */
-        public Builder maxRetries(int retries) {
-            this.maxRetries = OllamaHttp.retries(retries);
-            return this;
-        }
 
-        /** @param backoff the first retry's wait, doubled each time (default 250 ms) @return this builder */
-        public Builder retryBackoff(Duration backoff) {
-            Objects.requireNonNull(backoff, "backoff");
-            if (backoff.isNegative()) {
-                throw new IllegalArgumentException("retryBackoff must not be negative, got " + backoff);
-            }
-            this.retryBackoff = backoff;
-            return this;
-        }
 
-        /** @param client an OkHttp client to share (its timeouts are replaced by this builder's) @return this */
-        public Builder httpClient(OkHttpClient client) {
-            this.client = Objects.requireNonNull(client, "client");
-            return this;
-        }
 
-        /** @param executor runs streamed calls (default: the HTTP client's dispatcher threads) @return this */
-        public Builder executor(Executor executor) {
-            this.executor = Objects.requireNonNull(executor, "executor");
-            return this;
-        }
 
         /**
          * @param local  the local counter that calibration scales (default: cached {@code cl100k_base}, the

@@ -15,6 +15,7 @@ import dev.ragkit.generation.HealthStatus;
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.generation.ModelInfo;
 import dev.ragkit.generation.StreamHandler;
+import dev.ragkit.http.HttpSettings;
 import dev.ragkit.http.LineStream;
 import dev.ragkit.http.ModelHttp;
 import dev.ragkit.internal.Settings;
@@ -35,7 +36,6 @@ import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import okhttp3.HttpUrl;
-import okhttp3.OkHttpClient;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -77,14 +77,12 @@ public final class OpenAiBackend implements LlmBackend, AutoCloseable {
     private final Map<String, TokenCounter> counters = new ConcurrentHashMap<>();
 
     private OpenAiBackend(Builder b) {
-        OkHttpClient base = b.client != null ? b.client : new OkHttpClient();
-        this.ownsClient = b.client == null;
-        Duration timeout = Settings.layered(b.readTimeout, b.config.timeout());
-        OkHttpClient client = base.newBuilder().connectTimeout(b.connectTimeout).readTimeout(timeout)
-                .writeTimeout(timeout).callTimeout(Settings.layered(b.callTimeout, b.config.timeout())).build();
-        this.http = new OpenAiHttp(client, Settings.layered(b.baseUrl, parseBaseUrl(b.config.baseUrl().toString())),
-                b.maxRetries, b.retryBackoff, b.apiKey != null ? b.apiKey : b.config.apiKey());
-        this.executor = b.executor != null ? b.executor : client.dispatcher().executorService();
+        HttpSettings.Resolved settings = b.resolve(b.config.timeout());
+        this.ownsClient = settings.ownsClient();
+        this.http = new OpenAiHttp(settings.client(), Settings.layered(b.baseUrl, parseBaseUrl(
+                b.config.baseUrl().toString())), settings.maxRetries(), settings.backoff(),
+                b.apiKey != null ? b.apiKey : b.config.apiKey());
+        this.executor = settings.executor();
         this.seed = b.seed;
         this.stop = b.stop;
         this.includeUsage = b.includeUsage;
@@ -417,24 +415,23 @@ public final class OpenAiBackend implements LlmBackend, AutoCloseable {
     }
 
     /** Configures an {@link OpenAiBackend}. Not thread-safe. */
-    public static final class Builder {
+    public static final class Builder extends HttpSettings<Builder> {
         private OpenAiConfig config = OpenAiConfig.defaults();
         private @Nullable HttpUrl baseUrl;
         private @Nullable String apiKey;
-        private Duration connectTimeout = Duration.ofSeconds(10);
-        private @Nullable Duration readTimeout;
-        private @Nullable Duration callTimeout;
         private @Nullable Long seed;
         private List<String> stop = List.of();
         private boolean includeUsage = true;
         private @Nullable Integer contextWindow;
-        private int maxRetries = 2;
-        private Duration retryBackoff = Duration.ofMillis(500);
-        private @Nullable OkHttpClient client;
-        private @Nullable Executor executor;
         private TokenCounter localCounter = TokenCounters.cached(TokenCounters.jtokkit(), 10_000);
 
         private Builder() {
+            super(Duration.ofSeconds(10), Duration.ofMillis(500));
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
         }
 
         static String requireKey(String key) {
@@ -478,23 +475,8 @@ public final class OpenAiBackend implements LlmBackend, AutoCloseable {
             return this;
         }
 
-        /** @param timeout the connect limit (default 10 s) @return this builder */
-        public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = Settings.timeout(timeout, "connectTimeout");
-            return this;
-        }
 
-        /** @param timeout the longest pause between bytes of an answer @return this builder */
-        public Builder readTimeout(Duration timeout) {
-            this.readTimeout = Settings.timeout(timeout, "readTimeout");
-            return this;
-        }
 
-        /** @param timeout the longest a whole call may take @return this builder */
-        public Builder callTimeout(Duration timeout) {
-            this.callTimeout = Settings.timeout(timeout, "callTimeout");
-            return this;
-        }
 
         /** @param seed the seed of every request that names none (servers that support it repeat answers) @return this */
         public Builder seed(long seed) {
@@ -528,33 +510,9 @@ public final class OpenAiBackend implements LlmBackend, AutoCloseable {
             return this;
         }
 
-        /** @param retries retries after a connection failure or HTTP 429/502/503, 0 to 10 (default 2) @return this */
-        public Builder maxRetries(int retries) {
-            this.maxRetries = ModelHttp.retries(retries);
-            return this;
-        }
 
-        /** @param backoff the wait before the first retry, doubled each time (default 500 ms) @return this */
-        public Builder retryBackoff(Duration backoff) {
-            Objects.requireNonNull(backoff, "backoff");
-            if (backoff.isNegative()) {
-                throw new IllegalArgumentException("retryBackoff must not be negative, got " + backoff);
-            }
-            this.retryBackoff = backoff;
-            return this;
-        }
 
-        /** @param client an OkHttp client to share (its time limits are replaced for this backend) @return this */
-        public Builder client(OkHttpClient client) {
-            this.client = Objects.requireNonNull(client, "client");
-            return this;
-        }
 
-        /** @param executor runs streamed calls (default: the HTTP client's dispatcher) @return this builder */
-        public Builder executor(Executor executor) {
-            this.executor = Objects.requireNonNull(executor, "executor");
-            return this;
-        }
 
         /** @param counter the local counter that calibrated counters scale (default cached cl100k_base) @return this */
         public Builder localTokenCounter(TokenCounter counter) {
