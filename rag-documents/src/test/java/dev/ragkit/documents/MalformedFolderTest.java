@@ -2,12 +2,12 @@ package dev.ragkit.documents;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ragkit.ingest.Embedder;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
 import dev.ragkit.ingest.SkipReason;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
+import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +50,7 @@ class MalformedFolderTest {
         write("bad/image.md", new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0});
 
         InMemoryDocumentStore store = InMemoryDocumentStore.builder().build();
-        IndexReport report = Indexer.builder().store(store).embedder(new HashEmbedder()).tenant("t").build()
+        IndexReport report = Indexer.builder().store(store).embedder(new HashedBagOfWordsEmbedder("hash-64", 64)).tenant("t").build()
                 .index(root);
 
         Map<String, String> outcome = new java.util.TreeMap<>();
@@ -91,34 +91,5 @@ class MalformedFolderTest {
             out.write("not a word document".getBytes(StandardCharsets.UTF_8));
         }
         return bytes.toByteArray();
-    }
-
-    /** A deterministic bag-of-words embedder: enough to index, no model needed. */
-    private static final class HashEmbedder implements Embedder {
-        @Override
-        public float[][] embed(List<String> texts) {
-            float[][] out = new float[texts.size()][];
-            for (int i = 0; i < out.length; i++) {
-                float[] vector = new float[64];
-                vector[63] = 1;
-                for (String word : texts.get(i).toLowerCase(java.util.Locale.ROOT).split("[^a-z0-9]+")) {
-                    if (!word.isEmpty()) {
-                        vector[Math.floorMod(word.hashCode(), 63)] += 1;
-                    }
-                }
-                out[i] = vector;
-            }
-            return out;
-        }
-
-        @Override
-        public int dimension() {
-            return 64;
-        }
-
-        @Override
-        public String name() {
-            return "hash-64";
-        }
     }
 }

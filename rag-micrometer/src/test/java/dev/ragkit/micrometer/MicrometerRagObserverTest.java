@@ -21,6 +21,7 @@ import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
+import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -35,7 +36,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,7 +57,7 @@ class MicrometerRagObserverTest {
         Files.writeString(root.resolve("keys.md"), "# API keys\n\nAPI keys rotate every ninety days. Run the rotate "
                 + "command to replace a key early.\n");
         store = InMemoryDocumentStore.builder().build();
-        embedder = new MeteredEmbedder(new WordHashEmbedder(), meters);
+        embedder = new MeteredEmbedder(new HashedBagOfWordsEmbedder("word-hash-64", 64), meters);
         IndexReport report = Indexer.builder().store(new MeteredDocumentStore(store, meters, "in-memory"))
                 .embedder(embedder).tenant("acme").listener(new MeteredIndexListener(
                         dev.ragkit.ingest.IndexListener.NONE, meters)).build().index(root);
@@ -226,35 +226,6 @@ class MicrometerRagObserverTest {
         @Override
         public HealthStatus health(String model) {
             return new HealthStatus(false, false, Duration.ZERO, null, "down");
-        }
-    }
-
-    /** A deterministic bag-of-words embedder. */
-    static final class WordHashEmbedder implements Embedder {
-        @Override
-        public float[][] embed(List<String> texts) {
-            float[][] out = new float[texts.size()][];
-            for (int i = 0; i < out.length; i++) {
-                float[] v = new float[64];
-                v[63] = 1;
-                for (String w : texts.get(i).toLowerCase(Locale.ROOT).split("[^a-z0-9]+")) {
-                    if (!w.isEmpty()) {
-                        v[Math.floorMod(w.hashCode(), 63)] += 1;
-                    }
-                }
-                out[i] = v;
-            }
-            return out;
-        }
-
-        @Override
-        public int dimension() {
-            return 64;
-        }
-
-        @Override
-        public String name() {
-            return "word-hash-64";
         }
     }
 }

@@ -9,6 +9,7 @@ import dev.ragkit.RagRequest;
 import dev.ragkit.RagResponse;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.ingest.Indexer;
+import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
 import java.io.IOException;
@@ -54,7 +55,7 @@ class RagKitApplicationTest {
     static class App {
         @Bean
         Embedder embedder() {
-            return new WordHashEmbedder();
+            return new HashedBagOfWordsEmbedder("word-hash-64", 64);
         }
 
         @Bean

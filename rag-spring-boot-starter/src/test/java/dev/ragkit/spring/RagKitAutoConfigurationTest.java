@@ -8,6 +8,7 @@ import dev.ragkit.generation.ExtractiveBackend;
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.micrometer.MicrometerRagObserver;
+import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -20,7 +21,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 class RagKitAutoConfigurationTest {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(RagKitAutoConfiguration.class))
-            .withBean(Embedder.class, WordHashEmbedder::new);
+            .withBean(Embedder.class, () -> new HashedBagOfWordsEmbedder("word-hash-64", 64));
 
     @Test
     void propertiesBecomeThePipelinesSettings() {
