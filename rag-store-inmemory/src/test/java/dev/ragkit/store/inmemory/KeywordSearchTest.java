@@ -18,10 +18,27 @@ final class KeywordSearchTest {
     private final InMemoryDocumentStore store = InMemoryDocumentStore.builder().build();
 
     @Test
-    void analyzer_splitsOnNonAlphanumericsAndLowerCases_unicodeIncluded() {
-        assertThat(KeywordAnalyzer.terms("Hello, WORLD! foo_bar x86-64 Größe  café"))
-                .containsExactly("hello", "world", "foo", "bar", "x86", "64", "größe", "café");
+    void analyzer_isEnglish_stemsDropsStopWordsAndPossessives_unicodeIncluded() {
+        List<String> terms = KeywordAnalyzer.terms("The KEYS rotate; a rotation of the user's keys. Größe, café!");
+
+        assertThat(terms).doesNotContain("the", "a", "of");                 // English stop words
+        assertThat(terms).contains("user").doesNotContain("user's");        // possessive removed
+        assertThat(KeywordAnalyzer.terms("rotate")).isEqualTo(KeywordAnalyzer.terms("rotation"));
+        assertThat(KeywordAnalyzer.terms("KEYS")).isEqualTo(KeywordAnalyzer.terms("keys"));
+        assertThat(terms).anyMatch(t -> t.startsWith("größ")).anyMatch(t -> t.startsWith("caf"));
         assertThat(KeywordAnalyzer.terms("  ...  ")).isEmpty();
+        assertThat(KeywordAnalyzer.terms("the of and")).isEmpty();
+    }
+
+    @Test
+    void search_textOnly_findsOtherFormsOfAWord() {
+        put("rotation.md", "t", List.of(), PromotionLevel.STANDARD, "Key rotation happens every ninety days");
+        put("other.md", "t", List.of(), PromotionLevel.STANDARD, "The office closes in August");
+
+        List<SearchHit> hits = store.search(SearchRequest.builder(Scope.of("t")).text("when do keys rotate").k(5)
+                .build());
+
+        assertThat(hits).extracting(h -> h.document().path()).containsExactly("rotation.md");
     }
 
     @Test
