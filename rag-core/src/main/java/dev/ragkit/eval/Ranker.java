@@ -96,67 +96,57 @@ public interface Ranker {
      * @throws IllegalArgumentException when the store has no keyword index
      */
     static Ranker hybrid(DocumentStore store, Embedder embedder, Scope scope) {
-        Objects.requireNonNull(store, "store");
-        Objects.requireNonNull(embedder, "embedder");
-        Objects.requireNonNull(scope, "scope");
-        Rankers.requireKeyword(store);
-        return (queryText, k) -> {
-            SearchRequest.Builder request = SearchRequest.builder(scope)
-                    .vector(embedder.embed(List.of(queryText))[0]).k(fetch(store, k));
-            if (!queryText.isBlank()) {
-                request.text(queryText);
-            }
-            List<SearchHit> hits = store.search(request.build());
-            double[] relevance = ScoreFusion.fuse(hits, RetrievalOptions.Fusion.RELATIVE_SCORE, 0.5);
-            Map<SearchHit, Double> fused = new HashMap<>();
-            for (int i = 0; i < hits.size(); i++) {
-                fused.put(hits.get(i), relevance[i]);
-            }
-            return Rankers.rollUp(hits, fused::get, k);
-        };
+        return hybrid(store, embedder, scope, Reranker.none());
     }
 
     /**
      * Hybrid search whose best {@value #RERANK_DEPTH} chunks are scored again by {@code reranker} (as the retriever
      * does before its top-k cut); documents by their best chunk's reranked score, then the rest by fused score.
+     * With {@link Reranker#none()} it is {@link #hybrid(DocumentStore, Embedder, Scope)}.
      *
-     * @param store    the store
+     * @param store    a store with keyword search
      * @param embedder embeds the query
      * @param scope    who searches
      * @param reranker scores the best chunks again
      * @return the ranker
+     * @throws IllegalArgumentException when the store has no keyword index
      */
     static Ranker hybrid(DocumentStore store, Embedder embedder, Scope scope, Reranker reranker) {
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(embedder, "embedder");
+        Objects.requireNonNull(scope, "scope");
         Objects.requireNonNull(reranker, "reranker");
-        Ranker base = hybrid(store, embedder, scope);
-        if (reranker == Reranker.none()) {
-            return base;
-        }
+        Rankers.requireKeyword(store);
+        boolean reranking = reranker != Reranker.none();
         return (queryText, k) -> {
             SearchRequest.Builder request = SearchRequest.builder(scope)
-                    .vector(embedder.embed(List.of(queryText))[0]).k(Math.max(fetch(store, k), RERANK_DEPTH));
+                    .vector(embedder.embed(List.of(queryText))[0])
+                    .k(reranking ? Math.max(fetch(store, k), RERANK_DEPTH) : fetch(store, k));
             if (!queryText.isBlank()) {
                 request.text(queryText);
             }
-            List<SearchHit> hits = new ArrayList<>(store.search(request.build()));
+            List<SearchHit> hits = store.search(request.build());
             double[] relevance = ScoreFusion.fuse(hits, RetrievalOptions.Fusion.RELATIVE_SCORE, 0.5);
-            List<Integer> order = new ArrayList<>();
-            for (int i = 0; i < hits.size(); i++) {
-                order.add(i);
-            }
-            order.sort((a, b) -> Double.compare(relevance[b], relevance[a]));
-            List<RetrievedChunk> head = new ArrayList<>();
-            for (int i : order.subList(0, Math.min(RERANK_DEPTH, order.size()))) {
-                SearchHit h = hits.get(i);
-                head.add(new RetrievedChunk(h.chunk(), h.document(), Double.NaN, relevance[i], relevance[i]));
-            }
-            double[] reranked = reranker.scores(queryText, head);
             Map<SearchHit, Double> score = new HashMap<>();
-            for (int j = 0; j < head.size(); j++) {
-                score.put(hits.get(order.get(j)), 1 + reranked[j]);        // reranked chunks before the rest
+            for (int i = 0; i < hits.size(); i++) {
+                score.put(hits.get(i), relevance[i]);
             }
-            for (int j = head.size(); j < order.size(); j++) {
-                score.put(hits.get(order.get(j)), relevance[order.get(j)]);
+            if (reranking) {
+                List<Integer> order = new ArrayList<>();
+                for (int i = 0; i < hits.size(); i++) {
+                    order.add(i);
+                }
+                order.sort((x, y) -> Double.compare(relevance[y], relevance[x]));
+                List<Integer> best = order.subList(0, Math.min(RERANK_DEPTH, order.size()));
+                List<RetrievedChunk> head = new ArrayList<>();
+                for (int i : best) {
+                    SearchHit h = hits.get(i);
+                    head.add(new RetrievedChunk(h.chunk(), h.document(), Double.NaN, relevance[i], relevance[i]));
+                }
+                double[] reranked = reranker.scores(queryText, head);
+                for (int j = 0; j < head.size(); j++) {
+                    score.put(hits.get(best.get(j)), 1 + reranked[j]);      // reranked chunks before the rest
+                }
             }
             return Rankers.rollUp(hits, score::get, k);
         };

@@ -77,6 +77,22 @@ final class RankerTest {
     }
 
     @Test
+    void hybrid_withAReranker_ordersByTheRerankedScore() {
+        put("a", List.of("nothing relevant here"), List.of(new float[] {1f, 0f}));
+        put("b", List.of("turbine turbine turbine blade"), List.of(new float[] {0.6f, 0.8f}));
+        put("c", List.of("turbine with many other words in a long text about something else"),
+                List.of(new float[] {0.8f, 0.6f}));
+        dev.ragkit.retrieval.Reranker preferC = (query, candidates) -> candidates.stream()
+                .mapToDouble(chunk -> chunk.document().path().equals("c") ? 0.9 : 0.1).toArray();
+
+        assertThat(Ranker.hybrid(store, queryEmbedder, SCOPE, preferC).rank("turbine blade", 10))
+                .startsWith("c").containsExactlyInAnyOrder("a", "b", "c");
+        assertThat(Ranker.hybrid(store, queryEmbedder, SCOPE, dev.ragkit.retrieval.Reranker.none())
+                .rank("turbine blade", 10)).isEqualTo(Ranker.hybrid(store, queryEmbedder, SCOPE)
+                .rank("turbine blade", 10));
+    }
+
+    @Test
     void keyword_noTermMatches_returnsNothing() {
         put("a", List.of("alpha beta"), List.of(new float[] {1f, 0f}));
 
