@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,14 +28,10 @@ final class CliIndexTest {
     Path cwd;
     private final Map<String, String> env = new HashMap<>();
 
-    record Run(int code, String out, String err) {
-    }
 
     @BeforeEach
     void documents() throws IOException {
-        try (ServerSocket free = new ServerSocket(0)) {
-            env.put("OLLAMA_BASE_URL", "http://127.0.0.1:" + free.getLocalPort());
-        }
+        env.put("OLLAMA_BASE_URL", CliRun.deadServerUrl());
         write("docs/vpn-2019.md", "---\ntitle: VPN (old)\nyear: 2019\nproduct: vpn\n---\n# VPN setup\n\n"
                 + "The VPN client connects to gateway one with the legacy profile.\n");
         write("docs/vpn-2025.md", "---\ntitle: VPN\nyear: 2025\nproduct: vpn\n---\n# VPN setup\n\n"
@@ -49,23 +42,18 @@ final class CliIndexTest {
     }
 
     private void write(String path, String content) throws IOException {
-        Path file = cwd.resolve(path);
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, content, StandardCharsets.UTF_8);
+        CliRun.write(cwd, path, content);
     }
 
-    private Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = RagkitCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true), env, cwd, false);
-        return new Run(code, out.toString(), err.toString());
+    private CliRun run(String... args) {
+        return CliRun.of(env, cwd, args);
     }
 
     private JsonNode ask(String... args) throws IOException {
         List<String> all = new ArrayList<>(List.of("ask"));
         all.addAll(List.of(args));
         all.add("--json");
-        Run r = run(all.toArray(String[]::new));
+        CliRun r = run(all.toArray(String[]::new));
         assertThat(r.code()).as(r.err()).isIn(RagkitCli.OK, RagkitCli.ROUTED);
         return JSON.readTree(r.out());
     }
@@ -76,7 +64,7 @@ final class CliIndexTest {
         assertThat(cwd.resolve(".ragkit/index")).isDirectory();
         assertThat(ask("How does the VPN client connect?").path("sources").toString()).contains("docs/vpn");
 
-        Run snapshot = run("index", "docs", "--store", "in-memory");
+        CliRun snapshot = run("index", "docs", "--store", "in-memory");
         assertThat(snapshot.out()).contains("snapshot " + cwd.resolve(".ragkit/index.bin"));
         assertThat(ask("How does the VPN client connect?", "--store", "in-memory").path("sources").toString())
                 .contains("docs/vpn");
@@ -87,17 +75,17 @@ final class CliIndexTest {
     void anOldSnapshotIsReadWithAHintAndMigrated() throws IOException {
         assertThat(run("index", "docs", "--store", "in-memory").code()).isZero();
 
-        Run old = run("ask", "How does the VPN client connect?");
+        CliRun old = run("ask", "How does the VPN client connect?");
         assertThat(old.err()).contains("ragkit migrate");
         assertThat(old.out()).contains("docs/vpn");
 
-        Run migrate = run("migrate");
+        CliRun migrate = run("migrate");
         assertThat(migrate.code()).as(migrate.err()).isZero();
         assertThat(migrate.out()).contains("Migrated 3 documents");
-        Run after = run("ask", "How does the VPN client connect?");
+        CliRun after = run("ask", "How does the VPN client connect?");
         assertThat(after.err()).doesNotContain("ragkit migrate");
         assertThat(after.out()).contains("docs/vpn");
-        Run health = run("health");
+        CliRun health = run("health");
         assertThat(health.out()).contains("Lucene index").contains("3 documents {default=3}");
     }
 
@@ -110,7 +98,7 @@ final class CliIndexTest {
         assertThat(recent.path("sources").toString()).contains("docs/vpn-2025.md").doesNotContain("vpn-2019")
                 .doesNotContain("mail.md");
 
-        Run bad = run("ask", "vpn?", "--filter", "year >= and");
+        CliRun bad = run("ask", "vpn?", "--filter", "year >= and");
         assertThat(bad.code()).isEqualTo(RagkitCli.USAGE);
         assertThat(bad.err()).contains("--filter").contains("column");
     }
@@ -119,9 +107,9 @@ final class CliIndexTest {
     void anEmptyIndexIsAnIndex() throws IOException {
         write("images/logo.png", "\u0089PNG");
         for (String store : List.of("lucene", "in-memory")) {
-            Run index = run("index", "images", "--store", store);
+            CliRun index = run("index", "images", "--store", store);
             assertThat(index.code()).as(index.err()).isZero();
-            Run ask = run("ask", "anything?", "--store", store);
+            CliRun ask = run("ask", "anything?", "--store", store);
             assertThat(ask.code()).as(store + ": " + ask.err()).isEqualTo(RagkitCli.ROUTED);
             assertThat(run("index", "docs", "--store", store).code()).as(store).isZero();
         }
@@ -132,19 +120,19 @@ final class CliIndexTest {
         write(".ragkit/index/segments_1", "not a lucene commit");
         byte[] before = Files.readAllBytes(cwd.resolve(".ragkit/index/segments_1"));
 
-        Run ask = run("ask", "vpn?");
-        Run index = run("index", "docs");
+        CliRun ask = run("ask", "vpn?");
+        CliRun index = run("index", "docs");
 
         assertThat(ask.code()).isEqualTo(RagkitCli.ERROR);
         assertThat(index.code()).isEqualTo(RagkitCli.ERROR);
         assertThat(ask.err() + index.err()).doesNotContain("\tat ").contains("Nothing was changed");
         assertThat(Files.readAllBytes(cwd.resolve(".ragkit/index/segments_1"))).isEqualTo(before);
 
-        Run rebuilt = run("index", "docs", "--rebuild");
+        CliRun rebuilt = run("index", "docs", "--rebuild");
         assertThat(rebuilt.code()).as(rebuilt.err()).isZero();
         assertThat(rebuilt.err()).contains("deleted the index");
         write("notes/keep.txt", "mine");
-        Run refused = run("index", "docs", "--rebuild", "--index", "notes");
+        CliRun refused = run("index", "docs", "--rebuild", "--index", "notes");
         assertThat(refused.code()).isEqualTo(RagkitCli.ERROR);
         assertThat(refused.err()).contains("not an index's");
         assertThat(cwd.resolve("notes/keep.txt")).exists();
@@ -162,7 +150,7 @@ final class CliIndexTest {
             assertThat(a.exitValue()).as(errors).isZero();
             assertThat(b.exitValue()).as(errors).isZero();
 
-            Run health = run("health", "--store", store);
+            CliRun health = run("health", "--store", store);
             assertThat(health.out()).as(store).contains("alpha=3").contains("beta=1");
         }
     }

@@ -17,8 +17,6 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,11 +56,8 @@ final class McpServerTest {
                 + "Salaries are paid on the 25th. The payroll key rotates every ninety days too.\n",
                 StandardCharsets.UTF_8);
         Map<String, String> env = new HashMap<>();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = RagkitCli.run(new String[] {"index", "docs"}, new PrintWriter(out, true), new PrintWriter(err,
-                true), env, dir, false);
-        assertThat(code).as(err.toString()).isZero();
+        CliRun index = CliRun.of(env, dir, "index", "docs");
+        assertThat(index.code()).as(index.err()).isZero();
         indexFile = dir.resolve(".ragkit/index");
 
         ServerParameters params = ServerParameters.builder(java()).args(command("--tags", "eng")).build();

@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,9 +36,7 @@ final class MixedDocumentsCliTest {
 
     @BeforeEach
     void folderOfMixedDocuments() throws IOException {
-        try (ServerSocket free = new ServerSocket(0)) {
-            env.put("OLLAMA_BASE_URL", "http://127.0.0.1:" + free.getLocalPort());
-        }
+        env.put("OLLAMA_BASE_URL", CliRun.deadServerUrl());
         Path kb = Files.createDirectories(cwd.resolve("kb"));
         pdf(kb.resolve("hr-handbook.pdf"), List.of(
                 List.of("Welcome to the company.", "This handbook explains our policies."),
@@ -77,7 +72,7 @@ final class MixedDocumentsCliTest {
 
     @Test
     void indexThenAsk_citesThePdfPageAndTheWordSection() throws IOException {
-        Run index = run("index", "kb", "--json");
+        CliRun index = run("index", "kb", "--json");
         assertThat(index.code()).as(index.err()).isZero();
         JsonNode report = JSON.readTree(index.out());
         assertThat(report.path("filesIndexed").asInt()).isEqualTo(5);
@@ -99,9 +94,9 @@ final class MixedDocumentsCliTest {
         assertThat(word.path("answer").asText()).contains("apt package agentd")
                 .doesNotContain("- Install [");                                 // a heading answers nothing
 
-        Run text = run("ask", "When does the backup run?");
+        CliRun text = run("ask", "When does the backup run?");
         assertThat(text.out()).contains("kb/notes.txt:");
-        Run plain = run("ask", "Parental leave weeks");
+        CliRun plain = run("ask", "Parental leave weeks");
         assertThat(plain.out()).contains("kb/hr-handbook.pdf p. 3, lines");
     }
 
@@ -109,7 +104,7 @@ final class MixedDocumentsCliTest {
     void reindexingUnchangedFilesReadsNothingAgain() throws IOException {
         assertThat(run("index", "kb").code()).isZero();
 
-        Run again = run("index", "kb", "--json");
+        CliRun again = run("index", "kb", "--json");
 
         JsonNode report = JSON.readTree(again.out());
         assertThat(report.path("filesIndexed").asInt()).isZero();
@@ -117,7 +112,7 @@ final class MixedDocumentsCliTest {
     }
 
     private JsonNode ask(String question) throws IOException {
-        Run ask = run("ask", question, "--json");
+        CliRun ask = run("ask", question, "--json");
         // Cited or routed by confidence (extractive answers over tiny documents score low): both carry citations.
         assertThat(ask.code()).as(ask.out() + ask.err()).isIn(RagkitCli.OK, RagkitCli.ROUTED);
         return JSON.readTree(ask.out());
@@ -170,13 +165,8 @@ final class MixedDocumentsCliTest {
         }
     }
 
-    record Run(int code, String out, String err) {
-    }
 
-    private Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = RagkitCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true), env, cwd, false);
-        return new Run(code, out.toString(), err.toString());
+    private CliRun run(String... args) {
+        return CliRun.of(env, cwd, args);
     }
 }

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,7 +61,7 @@ final class OpenAiCliTest {
         env.put("OPENAI_API_KEY", KEY);
         env.put("OLLAMA_BASE_URL", "http://127.0.0.1:9");
         Path docs = Files.createDirectories(cwd.resolve("docs"));
-        Files.writeString(docs.resolve("keys.md"), "# API keys\n\nAPI keys rotate every ninety days. Run the rotate "
+        Files.writeString(docs.resolve("keys.md"), "# API keys\n\nAPI keys rotate every ninety days. CliRun the rotate "
                 + "command to replace a key early.\n", StandardCharsets.UTF_8);
     }
 
@@ -94,21 +92,16 @@ final class OpenAiCliTest {
         return new MockResponse.Builder().code(200).setHeader("Content-Type", "application/json").body(body).build();
     }
 
-    record Run(int code, String out, String err) {
-    }
 
-    private Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = RagkitCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true), env, cwd, false);
-        return new Run(code, out.toString(), err.toString());
+    private CliRun run(String... args) {
+        return CliRun.of(env, cwd, args);
     }
 
     @Test
     void ask_withTheOpenAiBackend_answersWithACitationAndKeepsTheKeySecret() throws IOException {
         assertThat(run("index", "docs").code()).isZero();
 
-        Run ask = run("ask", "How often do API keys rotate?", "--backend", "openai");
+        CliRun ask = run("ask", "How often do API keys rotate?", "--backend", "openai");
 
         assertThat(ask.code()).as(ask.out() + ask.err()).isIn(RagkitCli.OK, RagkitCli.ROUTED);
         assertThat(ask.out()).contains("ninety days").contains("docs/keys.md:").contains("Model: gpt-4o-mini")
@@ -120,11 +113,11 @@ final class OpenAiCliTest {
 
     @Test
     void health_withTheOpenAiBackend_checksTheModelList() {
-        Run ok = run("health", "--backend", "openai", "--model", "gpt-4o-mini");
+        CliRun ok = run("health", "--backend", "openai", "--model", "gpt-4o-mini");
         assertThat(ok.out()).contains("backend: OpenAI-compatible server at " + server.url("/v1"))
                 .contains("gpt-4o-mini: available");
 
-        Run missing = run("health", "--backend", "openai", "--model", "gpt-9");
+        CliRun missing = run("health", "--backend", "openai", "--model", "gpt-9");
         assertThat(missing.out()).contains("gpt-9: missing").contains("it has: gpt-4o-mini");
         assertThat(missing.code()).isEqualTo(RagkitCli.ERROR);
         assertThat(ok.out() + ok.err() + missing.out() + missing.err()).doesNotContain(KEY);
@@ -135,7 +128,7 @@ final class OpenAiCliTest {
         assertThat(run("index", "docs").code()).isZero();
         env.put("OPENAI_BASE_URL", "http://127.0.0.1:9/v1");
 
-        Run ask = run("ask", "How often do API keys rotate?", "--backend", "openai");
+        CliRun ask = run("ask", "How often do API keys rotate?", "--backend", "openai");
 
         assertThat(ask.code()).isEqualTo(RagkitCli.ERROR);
         assertThat(ask.err()).contains("127.0.0.1:9").doesNotContain("\tat ");

@@ -6,10 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ragkit.audit.AuditOutcome;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -31,47 +27,37 @@ final class RagkitCliTest {
     Path cwd;
     private final Map<String, String> env = new HashMap<>();
 
-    /** One run's output. */
-    record Run(int code, String out, String err) {
-    }
 
     @BeforeEach
     void noModelServer() throws IOException {
         // A port nothing listens on: "auto" must fall back to the extractive backend, whatever runs here.
-        try (ServerSocket free = new ServerSocket(0)) {
-            env.put("OLLAMA_BASE_URL", "http://127.0.0.1:" + free.getLocalPort());
-        }
+        env.put("OLLAMA_BASE_URL", CliRun.deadServerUrl());
         write("docs/security.md", "---\ntitle: Security model\npromotion_level: critical\n---\n"
                 + "# Security model\n\nEvery read names a tenant. Tenants never see each other's documents.\n\n"
                 + "## Access tags\n\nA tagged document is visible only to users who share one of its tags.\n");
         write("docs/keys.md", "---\ntitle: API keys\n---\n# API keys\n\n"
-                + "API keys rotate every ninety days. Run the rotate command to replace a key early.\n"
+                + "API keys rotate every ninety days. CliRun the rotate command to replace a key early.\n"
                 + "See the [security model](security.md).\n");
         write("docs/.env", "SECRET=1\n");
     }
 
     private void write(String path, String content) throws IOException {
-        Path file = cwd.resolve(path);
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, content, StandardCharsets.UTF_8);
+        CliRun.write(cwd, path, content);
     }
 
-    private Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = RagkitCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true), env, cwd, false);
-        return new Run(code, out.toString(), err.toString());
+    private CliRun run(String... args) {
+        return CliRun.of(env, cwd, args);
     }
 
     @Test
     void index_thenAsk_givesACitedExtractiveAnswer() throws IOException {
-        Run index = run("index", "docs");
+        CliRun index = run("index", "docs");
         assertThat(index.code()).as(index.err()).isZero();
         assertThat(index.out()).contains("Indexed 2 files").contains("tenant 'default'").contains("docs/*");
         assertThat(index.err()).contains("2/2 files");                  // plain progress lines: not a terminal
         assertThat(cwd.resolve(".ragkit/index")).isDirectory();        // the default: a Lucene index
 
-        Run ask = run("ask", "How often do API keys rotate?");
+        CliRun ask = run("ask", "How often do API keys rotate?");
 
         assertThat(ask.code()).as(ask.out() + ask.err()).isEqualTo(RagkitCli.OK);
         assertThat(ask.out()).startsWith("Extractive answer").contains("ninety days")
@@ -87,7 +73,7 @@ final class RagkitCliTest {
     @Test
     void ask_json_printsTheWholeResponseAndCitesOnlyRealSourceIds() throws IOException {
         assertThat(run("index", "docs").code()).isZero();
-        Run ask = run("ask", "How often do API keys rotate?", "--json");
+        CliRun ask = run("ask", "How often do API keys rotate?", "--json");
         assertThat(ask.code()).as(ask.err()).isZero();
         JsonNode r = JSON.readTree(ask.out());
         for (String field : List.of("requestId", "answer", "confidence", "citations", "action", "modelUsed",
@@ -112,7 +98,7 @@ final class RagkitCliTest {
     @Test
     void ask_nothingRelevant_isRoutedWithItsExitCode() {
         assertThat(run("index", "docs").code()).isZero();
-        Run ask = run("ask", "zebra quokka narwhal", "--tenant", "nobody");
+        CliRun ask = run("ask", "zebra quokka narwhal", "--tenant", "nobody");
         assertThat(ask.code()).isEqualTo(RagkitCli.ROUTED);
         assertThat(ask.out()).contains("Action: ROUTE to admin@company.com (No relevant documents found)");
     }
@@ -120,7 +106,7 @@ final class RagkitCliTest {
     @Test
     void ask_stream_printsTheAnswerThenTheCitations() {
         assertThat(run("index", "docs").code()).isZero();
-        Run ask = run("ask", "How often do API keys rotate?", "--stream");
+        CliRun ask = run("ask", "How often do API keys rotate?", "--stream");
         assertThat(ask.code()).as(ask.err()).isZero();
         assertThat(ask.out().indexOf("Extractive answer")).isLessThan(ask.out().indexOf("Citations:"));
         assertThat(ask.out()).contains("docs/keys.md:");
@@ -128,7 +114,7 @@ final class RagkitCliTest {
 
     @Test
     void ask_withoutAnIndex_failsSayingHowToMakeOne() {
-        Run ask = run("ask", "anything?");
+        CliRun ask = run("ask", "anything?");
         assertThat(ask.code()).isEqualTo(RagkitCli.ERROR);
         assertThat(ask.err()).contains("no index at").contains("ragkit index <folder>");
     }
@@ -137,7 +123,7 @@ final class RagkitCliTest {
     void ask_badEnvironment_failsNamingTheVariable() {
         assertThat(run("index", "docs").code()).isZero();
         env.put("RAG_TEMPERATURE", "hot");
-        Run ask = run("ask", "How often do API keys rotate?");
+        CliRun ask = run("ask", "How often do API keys rotate?");
         assertThat(ask.code()).isEqualTo(RagkitCli.ERROR);
         assertThat(ask.err()).contains("RAG_TEMPERATURE");
     }
@@ -150,29 +136,29 @@ final class RagkitCliTest {
         assertThat(run("index", "guides", "--tenant", "other").code()).isZero();
         Files.delete(cwd.resolve("docs/keys.md"));
 
-        Run synced = run("index", "docs", "--sync");
+        CliRun synced = run("index", "docs", "--sync");
 
         assertThat(synced.out()).contains("1 deleted");
-        Run health = run("health");
+        CliRun health = run("health");
         assertThat(health.out()).contains("3 documents {default=2, other=1}");   // docs/security.md, guides/start.md
     }
 
     @Test
     void index_skippedFiles_areListedWithTheirReason() {
-        Run index = run("index", "docs");
+        CliRun index = run("index", "docs");
         assertThat(index.out()).contains("skipped .env");
     }
 
     @Test
     void index_missingFolder_failsClearly() {
-        Run index = run("index", "no-such-folder");
+        CliRun index = run("index", "no-such-folder");
         assertThat(index.code()).isEqualTo(RagkitCli.ERROR);
         assertThat(index.err()).contains("'no-such-folder' is not a folder");
     }
 
     @Test
     void health_withoutServerOrIndex_saysWhatToDo() {
-        Run health = run("health");
+        CliRun health = run("health");
         assertThat(health.code()).isEqualTo(RagkitCli.ERROR);
         assertThat(health.out()).contains("no model server at").contains("extractively")
                 .contains("no index at").contains("ragkit index <folder>");
@@ -189,7 +175,7 @@ final class RagkitCliTest {
                 + "{\"_id\":\"q2\",\"text\":\"conduction of heat in slabs\"}\n");
         write("beir/qrels/test.tsv", "query-id\tcorpus-id\tscore\nq1\td1\t2\nq2\td2\t1\n");
         for (String mode : List.of("keyword", "vector", "hybrid")) {
-            Run eval = run("eval", "beir", "--mode", mode, "--k", "5");
+            CliRun eval = run("eval", "beir", "--mode", mode, "--k", "5");
             assertThat(eval.code()).as(mode + eval.err()).isZero();
             assertThat(eval.out()).contains(mode + " mode").contains("nDCG@5").contains("Recall@100")
                     .contains("MRR@5").contains("documents/s").containsPattern("p50 \\d+\\.\\d\\d ms, p95");
@@ -208,11 +194,11 @@ final class RagkitCliTest {
     void usage_blankQuestionTenantOrTagsAndBadEvalCutoff_exitWithTheUsageCodeAndTheFix() {
         assertThat(run("index", "docs").code()).isZero();
 
-        Run blankQuestion = run("ask", "   ");
-        Run blankTenant = run("ask", "keys?", "--tenant", " ");
-        Run blankTag = run("ask", "keys?", "--tags", "eng,,hr");
-        Run badK = run("eval", "docs", "--k", "0");
-        Run badProfile = run("ask", "keys?", "--profile", "bogus");
+        CliRun blankQuestion = run("ask", "   ");
+        CliRun blankTenant = run("ask", "keys?", "--tenant", " ");
+        CliRun blankTag = run("ask", "keys?", "--tags", "eng,,hr");
+        CliRun badK = run("eval", "docs", "--k", "0");
+        CliRun badProfile = run("ask", "keys?", "--profile", "bogus");
 
         assertThat(List.of(blankQuestion, blankTenant, blankTag, badK, badProfile))
                 .allSatisfy(r -> assertThat(r.code()).isEqualTo(RagkitCli.USAGE));
@@ -228,7 +214,7 @@ final class RagkitCliTest {
     void index_indexLocationThatCannotBeCreated_failsUpFrontWithTheFixNotATrace() throws IOException {
         write("plain-file", "not a folder\n");      // the index's folder would have to be created inside a file
 
-        Run r = run("index", "docs", "--index", "plain-file/index.bin");
+        CliRun r = run("index", "docs", "--index", "plain-file/index.bin");
 
         assertThat(r.code()).isEqualTo(RagkitCli.ERROR);
         assertThat(r.err()).startsWith("ragkit: cannot create the folder of the index")
@@ -254,8 +240,8 @@ final class RagkitCliTest {
     void indexAndAsk_indexOptionNamingAFolderOrAForeignFile_failAndChangeNothing() throws IOException {
         write("notes.txt", "my own notes, not an index\n");
 
-        Run folder = run("ask", "keys?", "--index", "docs");
-        Run foreign = run("index", "docs", "--index", "notes.txt");
+        CliRun folder = run("ask", "keys?", "--index", "docs");
+        CliRun foreign = run("index", "docs", "--index", "notes.txt");
 
         assertThat(folder.code()).isEqualTo(RagkitCli.ERROR);
         assertThat(folder.err()).contains("is not a readable index").contains("Nothing was changed")
@@ -273,7 +259,7 @@ final class RagkitCliTest {
                 + "and \u202Eevil\u202C text.\n");
         assertThat(run("index", "evil").code()).isZero();
 
-        Run r = run("ask", "How often do API keys rotate?", "--backend", "extractive");
+        CliRun r = run("ask", "How often do API keys rotate?", "--backend", "extractive");
 
         assertThat(r.out()).doesNotContain("\u001B").doesNotContain("\u202E");
         assertThat(r.out()).contains("\\e[31m").contains("\\u202E");
@@ -286,7 +272,7 @@ final class RagkitCliTest {
         assertThat(run("index", "docs").code()).isZero();
         Files.createDirectories(cwd.resolve(".ragkit/audit.jsonl"));    // a folder where the audit file should be
 
-        Run r = run("ask", "How often do API keys rotate?", "--backend", "extractive");
+        CliRun r = run("ask", "How often do API keys rotate?", "--backend", "extractive");
 
         assertThat(r.code()).isIn(RagkitCli.OK, RagkitCli.ROUTED);
         assertThat(r.out()).contains("Citations:");
@@ -299,7 +285,7 @@ final class RagkitCliTest {
         write("linky/a.md", "# A\n\n[gone](gone.md), [out](../../etc/passwd.md) and [b](b.md).\n");
         write("linky/b.md", "# B\n");
 
-        Run r = run("index", "linky");
+        CliRun r = run("index", "linky");
 
         assertThat(r.out()).contains("Links: 1 dropped for leaving linky, 1 pointing nowhere");
     }
