@@ -297,6 +297,15 @@ public sealed interface MetadataFilter
         }
     }
 
+    /** Whether {@code n} lies between the bounds: the one test both ranges make. */
+    private static boolean within(double n, @Nullable Double lower, boolean lowerInclusive, @Nullable Double upper,
+            boolean upperInclusive) {
+        if (lower != null && (lowerInclusive ? n < lower : n <= lower)) {
+            return false;
+        }
+        return upper == null || (upperInclusive ? n <= upper : n < upper);
+    }
+
     /**
      * A range of numbers; at least one bound is given.
      *
@@ -350,10 +359,7 @@ public sealed interface MetadataFilter
          * @return whether it lies in this range
          */
         public boolean contains(double n) {
-            if (lower != null && (lowerInclusive ? n < lower : n <= lower)) {
-                return false;
-            }
-            return upper == null || (upperInclusive ? n <= upper : n < upper);
+            return within(n, lower, lowerInclusive, upper, upperInclusive);
         }
 
         @Override
@@ -406,17 +412,9 @@ public sealed interface MetadataFilter
          * @return whether it lies in this range
          */
         public boolean contains(long epochMilli) {
-            if (lower != null) {
-                long lo = lower.toEpochMilli();
-                if (lowerInclusive ? epochMilli < lo : epochMilli <= lo) {
-                    return false;
-                }
-            }
-            if (upper == null) {
-                return true;
-            }
-            long hi = upper.toEpochMilli();
-            return upperInclusive ? epochMilli <= hi : epochMilli < hi;
+            // milliseconds are exact as doubles for ±285,000 years
+            return within(epochMilli, lower == null ? null : (double) lower.toEpochMilli(), lowerInclusive,
+                    upper == null ? null : (double) upper.toEpochMilli(), upperInclusive);
         }
 
         @Override
