@@ -14,9 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.apache.lucene.store.LockObtainFailedException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -117,8 +119,8 @@ final class CliIndex implements AutoCloseable {
             try {
                 store = builder.build();
             } catch (StoreException e) {
-                if (!String.valueOf(e.getMessage()).contains("write.lock")) {
-                    throw e;
+                if (!(e.getCause() instanceof LockObtainFailedException)) {
+                    throw e;                                   // not another writer: damaged, foreign, …
                 }
                 context.err.println("ragkit: another ragkit index is writing " + location.path() + "; waiting for it "
                         + "to finish (up to " + WRITE_WAIT.toMinutes() + " minutes)");
@@ -179,11 +181,11 @@ final class CliIndex implements AutoCloseable {
             if (!Files.isDirectory(path)) {
                 throw new RagException(path + " is a file, not a Lucene index folder; nothing was changed");
             }
-            java.util.List<Path> files;
+            List<Path> files;
             try (var listed = Files.list(path)) {
                 files = listed.toList();
             }
-            java.util.List<String> foreign = files.stream().map(f -> f.getFileName().toString())
+            List<String> foreign = files.stream().map(f -> f.getFileName().toString())
                     .filter(n -> !(n.startsWith("segments") || n.startsWith("pending_segments") || n.startsWith("_")
                             || n.equals("write.lock") || n.equals("ragkit-writer.txt"))).toList();
             if (!foreign.isEmpty()) {

@@ -28,7 +28,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -417,12 +416,9 @@ public final class RagMcpTools {
         }
     }
 
-    /** @return the tools' names, for logs */
+    /** @return the fixed scope, for logs */
     @Override
     public String toString() {
-        Map<String, Object> shown = new LinkedHashMap<>();
-        shown.put("tenant", tenant);
-        shown.put("tags", allowedTags);
-        return "RagMcpTools" + shown;
+        return "RagMcpTools[tenant=" + tenant + ", tags=" + allowedTags + "]";
     }
 }
