@@ -222,16 +222,23 @@ final class LongLineSplitter {
 
     /**
      * The earliest of the ascending {@code starts} whose tail fits (tails shrink as starts grow): the estimate picks
-     * the first candidate, and counting confirms it, moving to shorter tails while the count is over. Usually one
-     * count of a short text.
+     * the first candidate, by binary search over the starts (so a tail costs a few short estimates, not one per
+     * word), and counting confirms it, moving to shorter tails while the count is over. Usually one count of a short
+     * text.
      */
     private @Nullable Cut longestFitting(String text, List<Integer> starts, int to, int budget) {
-        int i = 0;
         long budgetUnits = (long) budget * ChunkerTokenEstimator.UNITS_PER_TOKEN;
-        while (i < starts.size() - 1 && estimator.units(text, starts.get(i), to) > budgetUnits) {
-            i++;
+        int lo = 0;
+        int hi = starts.size() - 1;      // the last start is taken when no earlier one fits by estimate
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (estimator.units(text, starts.get(mid), to) > budgetUnits) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
         }
-        for (; i < starts.size(); i++) {
+        for (int i = lo; i < starts.size(); i++) {
             int start = starts.get(i);
             int tokens = counter.count(text.substring(start, to));
             if (tokens <= budget) {
