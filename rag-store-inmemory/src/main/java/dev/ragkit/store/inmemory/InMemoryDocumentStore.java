@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link DocumentStore} in the JVM's heap: exact cosine search over contiguous vectors, a BM25 keyword
@@ -49,7 +50,9 @@ import java.util.function.Predicate;
  *
  * <h2>Persistence</h2>
  * {@link #save(Path)} writes a snapshot atomically; {@link #load(Path)} or {@link Builder#load(Path)} read it
- * back. See {@link #save(Path)} for the guarantees.
+ * back. See {@link #save(Path)} for the guarantees. The snapshot records the {@linkplain Builder#embedder(String)
+ * embedder} that made the vectors, when one was configured; loading it into a store configured for another
+ * embedder fails, and loading it into a store configured for none tells that store, see {@link #embedder()}.
  *
  * <h2>Limits</h2>
  * At most {@code (2^31 - 9) / dimension} chunks per tenant (about 5.6 million at 384 dimensions), which is also
@@ -70,6 +73,7 @@ public final class InMemoryDocumentStore implements DocumentStore {
     private final Map<String, TenantIndex> tenants = new ConcurrentHashMap<>();
     private final Object dimensionLock = new Object();
     private volatile int dimension;
+    private volatile @Nullable String embedder;
     private volatile boolean closed;
     private final DotKernel kernel;
     private final Executor executor;
@@ -80,6 +84,7 @@ public final class InMemoryDocumentStore implements DocumentStore {
 
     private InMemoryDocumentStore(Builder builder) {
         this.dimension = builder.dimension;
+        this.embedder = builder.embedder;
         this.kernel = DotKernels.select(builder.kernel);
         this.executor = builder.executor;
         this.parallelThreshold = builder.parallelThreshold;
@@ -89,8 +94,8 @@ public final class InMemoryDocumentStore implements DocumentStore {
     }
 
     /**
-     * A builder with the defaults: dimension fixed by the first upsert, {@link Kernel#AUTO}, the common
-     * fork-join pool, parallel scans from 131,072 chunks per tenant, {@code maxK} 10,000.
+     * A builder with the defaults: dimension fixed by the first upsert, no embedder id, {@link Kernel#AUTO}, the
+     * common fork-join pool, parallel scans from 131,072 chunks per tenant, {@code maxK} 10,000.
      *
      * @return a new builder
      */
@@ -100,6 +105,7 @@ public final class InMemoryDocumentStore implements DocumentStore {
 
     /**
      * Reads a snapshot written by {@link #save(Path)} into a new store with default settings.
+     * The store {@linkplain #embedder() knows the embedder} the snapshot records, if any.
      *
      * @param file the snapshot
      * @return the store holding the snapshot's documents
@@ -115,7 +121,7 @@ public final class InMemoryDocumentStore implements DocumentStore {
      * the same folder, is flushed to the disk, and only then replaces {@code file} with an atomic move. A crash
      * or error at any point leaves the previous {@code file} as it was. The format is versioned and ends with a
      * CRC-32C checksum of everything before it. Each tenant is written as one consistent version; writes to the
-     * store may continue meanwhile.
+     * store may continue meanwhile. The snapshot records the vectors' dimension and {@link #embedder()}.
      *
      * @param file where to write; its folder must exist
      * @throws StoreException when the file cannot be written; the previous file is then unchanged
@@ -123,7 +129,7 @@ public final class InMemoryDocumentStore implements DocumentStore {
     public void save(Path file) {
         Objects.requireNonNull(file, "file");
         ensureOpen();
-        Snapshot.write(file, dimension, new ArrayList<>(tenants.values()));
+        Snapshot.write(file, dimension, embedder, new ArrayList<>(tenants.values()));
     }
 
     /**
@@ -151,6 +157,25 @@ public final class InMemoryDocumentStore implements DocumentStore {
             if (dimension == 0) {
                 dimension = dim;
             }
+        }
+    }
+
+    /**
+     * The id of the embedding model that made this store's vectors: the one {@linkplain Builder#embedder(String)
+     * configured}, or else the one recorded in the snapshot it was {@linkplain Builder#load(Path) loaded} from.
+     * Embed queries and new documents with this model.
+     *
+     * @return the embedder id, or {@code null} when neither the builder nor the snapshot named one (snapshots
+     *         written before embedder ids were recorded name none)
+     */
+    public @Nullable String embedder() {
+        return embedder;
+    }
+
+    /** Records the snapshot's embedder when none was configured; {@link Snapshot} checked that they agree. */
+    void adoptEmbedder(String recorded) {
+        if (embedder == null) {
+            embedder = recorded;
         }
     }
 
@@ -325,6 +350,7 @@ public final class InMemoryDocumentStore implements DocumentStore {
     /** Configures an {@link InMemoryDocumentStore}. Not thread-safe. */
     public static final class Builder {
         private int dimension;
+        private @Nullable String embedder;
         private Executor executor = ForkJoinPool.commonPool();
         private int parallelThreshold = 131_072;
         private int parallelism = Math.max(1, Runtime.getRuntime().availableProcessors());
@@ -345,6 +371,26 @@ public final class InMemoryDocumentStore implements DocumentStore {
                 throw new IllegalArgumentException("dimension must be at least 1, got " + dimension);
             }
             this.dimension = dimension;
+            return this;
+        }
+
+        /**
+         * Names the embedding model that makes this store's vectors. {@link InMemoryDocumentStore#save(Path)}
+         * records it in the snapshot, and {@link #load(Path)} refuses a snapshot recorded by another embedder
+         * (a snapshot that records none, written before embedder ids were kept, takes this one). Without it the
+         * store takes the embedder recorded in the snapshot it loads, if any.
+         *
+         * @param embedder the id of the embedding model (e.g. {@code ollama:nomic-embed-text}); not blank,
+         *                 surrounding white space is dropped
+         * @return this builder
+         */
+        public Builder embedder(String embedder) {
+            Objects.requireNonNull(embedder, "embedder");
+            if (embedder.isBlank()) {
+                throw new IllegalArgumentException("embedder must not be blank; give the embedding model's id,"
+                        + " e.g. ollama:nomic-embed-text, or leave it out");
+            }
+            this.embedder = embedder.strip();
             return this;
         }
 
@@ -423,7 +469,9 @@ public final class InMemoryDocumentStore implements DocumentStore {
          * @return the filled store
          * @throws StoreException when the file is missing, unreadable, truncated, corrupted or of an unknown
          *                        format version
-         * @throws IllegalArgumentException when the snapshot's dimension differs from a configured one
+         * @throws IllegalArgumentException when the snapshot's dimension differs from a configured one, or the
+         *                                  snapshot records an embedder other than the {@linkplain #embedder(String)
+         *                                  configured} one
          */
         public InMemoryDocumentStore load(Path file) {
             Objects.requireNonNull(file, "file");

@@ -14,6 +14,7 @@ import java.util.TreeSet;
  * Provider id {@code in-memory}. Settings (all optional):
  * <ul>
  *   <li>{@code dimension}: the vector dimension; otherwise fixed by the first stored chunk;</li>
+ *   <li>{@code embedder}: the embedding model's id, recorded in and checked against the snapshot;</li>
  *   <li>{@code snapshot}: a snapshot file to load when it exists;</li>
  *   <li>{@code kernel}: {@code auto} (default), {@code vector-api} or {@code scalar};</li>
  *   <li>{@code parallel-threshold}: chunks per tenant from which searches scan in parallel;</li>
@@ -23,7 +24,8 @@ import java.util.TreeSet;
 public final class InMemoryStoreProvider implements StoreProvider {
     /** The provider id. */
     public static final String ID = "in-memory";
-    private static final Set<String> KEYS = Set.of("dimension", "snapshot", "kernel", "parallel-threshold", "max-k");
+    private static final Set<String> KEYS = Set.of("dimension", "embedder", "snapshot", "kernel", "parallel-threshold",
+            "max-k");
 
     /** For {@link java.util.ServiceLoader}. */
     public InMemoryStoreProvider() {
@@ -46,6 +48,9 @@ public final class InMemoryStoreProvider implements StoreProvider {
         InMemoryDocumentStore.Builder builder = InMemoryDocumentStore.builder();
         if (config.containsKey("dimension")) {
             builder.dimension(integer(config, "dimension"));
+        }
+        if (config.containsKey("embedder")) {
+            builder.embedder(config.get("embedder"));
         }
         if (config.containsKey("parallel-threshold")) {
             builder.parallelThreshold(integer(config, "parallel-threshold"));

@@ -34,9 +34,9 @@ import java.util.zip.CheckedOutputStream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The snapshot file format, version 1 (all numbers big-endian):
+ * The snapshot file format, version 2 (all numbers big-endian):
  * <pre>
- * magic "RAGKSNAP" | int format (1) | int dimension (0 = none)
+ * magic "RAGKSNAP" | int format (2) | int dimension (0 = none) | nullable string embedder id (null = unknown)
  * int tenants, then per tenant: string tenant | int documents, then per document:
  *   string id | string path | string title | nullable string docType | byte promotion | long date (epoch day,
  *   Long.MIN_VALUE = none) | int n + n strings access tags | nullable string owner | int n + n strings links |
@@ -46,18 +46,24 @@ import org.jspecify.annotations.Nullable;
  * long CRC-32C of every byte above
  * </pre>
  * A string is an int byte length and that many UTF-8 bytes; a nullable string has length -1 for null.
+ * <p>
+ * Version 1 is the same without the embedder id; it is still read, as a snapshot whose embedder is unknown. Other
+ * versions are refused.
  */
 final class Snapshot {
     private static final byte[] MAGIC = "RAGKSNAP".getBytes(StandardCharsets.US_ASCII);
     /** The largest dimension a snapshot may declare (far above any embedding model's). */
     private static final int MAX_DIMENSION = 1 << 16;
-    static final int FORMAT = 1;
+    /** The version {@link #write} writes. */
+    static final int FORMAT = 2;
+    /** The oldest version {@link #read} reads: no embedder id. */
+    static final int FORMAT_WITHOUT_EMBEDDER = 1;
     private static final long NO_DATE = Long.MIN_VALUE;
 
     private Snapshot() {
     }
 
-    static void write(Path file, int dimension, List<TenantIndex> tenants) {
+    static void write(Path file, int dimension, @Nullable String embedder, List<TenantIndex> tenants) {
         Path target = file.toAbsolutePath();
         Path dir = target.getParent();
         String base = target.getFileName().toString();
@@ -77,7 +83,7 @@ final class Snapshot {
                 CheckedOutputStream checked = new CheckedOutputStream(new BufferedOutputStream(raw, 1 << 16),
                         new CRC32C());
                 DataOutputStream out = new DataOutputStream(checked);
-                writeBody(out, dimension, tenants);
+                writeBody(out, dimension, embedder, tenants);
                 out.flush();
                 long crc = checked.getChecksum().getValue();
                 DataOutputStream trailer = new DataOutputStream(raw);
@@ -102,10 +108,12 @@ final class Snapshot {
         }
     }
 
-    private static void writeBody(DataOutputStream out, int dimension, List<TenantIndex> tenants) throws IOException {
+    private static void writeBody(DataOutputStream out, int dimension, @Nullable String embedder,
+            List<TenantIndex> tenants) throws IOException {
         out.write(MAGIC);
         out.writeInt(FORMAT);
         out.writeInt(dimension);
+        writeNullable(out, embedder);
         List<TenantIndex.Live> lives = new ArrayList<>();
         for (TenantIndex tenant : tenants) {
             lives.add(tenant.live());
@@ -149,7 +157,10 @@ final class Snapshot {
         }
     }
 
-    /** Parses and verifies the whole file, then fills {@code store}; nothing is stored when the file is bad. */
+    /**
+     * Parses and verifies the whole file, checks its embedder against the store's, then fills {@code store};
+     * nothing is stored when the file is bad or made by another embedder.
+     */
     static void read(Path file, InMemoryDocumentStore store) {
         Path source = file.toAbsolutePath();
         long size;
@@ -162,6 +173,7 @@ final class Snapshot {
         }
         List<Map.Entry<StoredDocument, List<StoredChunk>>> documents = new ArrayList<>();
         int dimension;
+        String embedder = null;
         try (InputStream raw = new BufferedInputStream(Files.newInputStream(source), 1 << 16)) {
             CheckedInputStream checked = new CheckedInputStream(raw, new CRC32C());
             DataInputStream in = new DataInputStream(checked);
@@ -171,10 +183,10 @@ final class Snapshot {
                 throw corrupted(source, "it is not a RagKit store snapshot (wrong file signature)");
             }
             int format = in.readInt();
-            if (format != FORMAT) {
+            if (format != FORMAT && format != FORMAT_WITHOUT_EMBEDDER) {
                 throw new StoreException("the snapshot " + source + " has format version " + format
-                        + " but this RagKit reads version " + FORMAT + "; use the RagKit version that wrote it,"
-                        + " or re-index the documents", false);
+                        + " but this RagKit reads versions " + FORMAT_WITHOUT_EMBEDDER + " to " + FORMAT
+                        + "; use the RagKit version that wrote it, or re-index the documents", false);
             }
             dimension = in.readInt();
             // an empty snapshot records its dimension too, so the dimension is not bounded by the file's size
@@ -182,6 +194,12 @@ final class Snapshot {
                 throw corrupted(source, "impossible dimension " + dimension);
             }
             Reader reader = new Reader(in, size, source);
+            if (format != FORMAT_WITHOUT_EMBEDDER) {
+                embedder = reader.nullable();
+                if (embedder != null && embedder.isBlank()) {
+                    throw corrupted(source, "impossible embedder id '" + embedder + "'");
+                }
+            }
             int tenantCount = reader.count();
             for (int t = 0; t < tenantCount; t++) {
                 String tenant = reader.string();
@@ -209,6 +227,10 @@ final class Snapshot {
             // a damaged value that no record accepts (blank id, impossible date, bad line range, ...)
             throw corrupted(source, e.toString());
         }
+        requireSameEmbedder(source, embedder, dimension, store.embedder());
+        if (embedder != null) {
+            store.adoptEmbedder(embedder);
+        }
         for (Map.Entry<StoredDocument, List<StoredChunk>> d : documents) {
             store.upsert(d.getKey(), d.getValue());
         }
@@ -218,6 +240,17 @@ final class Snapshot {
         if (dimension > 0 && store.dimension() != dimension) {
             throw new IllegalArgumentException("the snapshot " + source + " holds " + dimension
                     + "-dimensional vectors but the store was configured for " + store.dimension());
+        }
+    }
+
+    private static void requireSameEmbedder(Path source, @Nullable String recorded, int dimension,
+            @Nullable String configured) {
+        if (recorded != null && configured != null && !recorded.equals(configured)) {
+            throw new IllegalArgumentException("the snapshot " + source + " holds vectors made by '" + recorded + "'"
+                    + (dimension == 0 ? "" : " (" + dimension + " dimensions)") + ", not by '" + configured
+                    + "': vectors of two models cannot be compared. Embed with '" + recorded + "' (configure"
+                    + " embedder '" + recorded + "'), or re-index the documents with '" + configured
+                    + "' into a new snapshot (ragkit index --rebuild)");
         }
     }
 

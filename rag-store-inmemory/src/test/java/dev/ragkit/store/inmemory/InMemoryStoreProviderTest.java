@@ -46,13 +46,31 @@ final class InMemoryStoreProviderTest {
         InMemoryStoreProvider provider = new InMemoryStoreProvider();
         assertThatThrownBy(() -> provider.create(Map.of("dimensions", "3")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'dimensions'")
-                .hasMessageContaining("dimension, kernel, max-k, parallel-threshold, snapshot");
+                .hasMessageContaining("dimension, embedder, kernel, max-k, parallel-threshold, snapshot");
         assertThatThrownBy(() -> provider.create(Map.of("dimension", "three")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a whole number");
         assertThatThrownBy(() -> provider.create(Map.of("kernel", "gpu")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("auto, vector-api, scalar");
         assertThatThrownBy(() -> provider.create(Map.of("max-k", "0")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxK");
+    }
+
+    @Test
+    void create_embedderSetting_isRecordedInTheSnapshotAndCheckedAgainstIt(@TempDir Path dir) {
+        Path file = dir.resolve("index.bin");
+        InMemoryStoreProvider provider = new InMemoryStoreProvider();
+        InMemoryDocumentStore store = (InMemoryDocumentStore) provider.create(
+                Map.of("embedder", "ollama:nomic-embed-text", "snapshot", file.toString()));
+        assertThat(store.embedder()).isEqualTo("ollama:nomic-embed-text");
+        store.save(file);
+
+        assertThat(((InMemoryDocumentStore) provider.create(Map.of("snapshot", file.toString()))).embedder())
+                .isEqualTo("ollama:nomic-embed-text");
+        assertThatThrownBy(() -> provider.create(Map.of("embedder", "all-minilm", "snapshot", file.toString())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'ollama:nomic-embed-text'")
+                .hasMessageContaining("'all-minilm'");
+        assertThatThrownBy(() -> provider.create(Map.of("embedder", " ")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("embedder must not be blank");
     }
 
     @Test

@@ -159,7 +159,7 @@ final class SnapshotTest {
         Files.write(file, bytes);
         assertThatThrownBy(() -> InMemoryDocumentStore.load(file))
                 .isInstanceOf(StoreException.class).hasMessageContaining("format version 9")
-                .hasMessageContaining("reads version 1");
+                .hasMessageContaining("reads versions 1 to 2");
     }
 
     @Test
