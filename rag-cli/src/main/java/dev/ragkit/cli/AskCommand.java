@@ -39,6 +39,10 @@ final class AskCommand extends CliCommand {
     @Parameters(index = "0", paramLabel = "<question>", description = "the question")
     String question = "";
 
+    @Option(names = "--embedder", description = "the embedder the index was made with (default: RAG_EMBEDDER, else "
+            + "the one the index records)")
+    String embedder;
+
     @Option(names = "--index", description = "the index: a Lucene folder (default .ragkit/index) or a snapshot file")
     String index;
 
@@ -114,7 +118,7 @@ final class AskCommand extends CliCommand {
         }
         RagRequest request = requestBuilder.build();
         try (CliPipeline answering = new CliPipeline(context, CliIndex.locate(context, index, storeKind), backend,
-                model)) {
+                model, embedder)) {
             RagPipeline rag = answering.pipeline(answering.options(profile == Profile.knowledge_base));
             RagResponse response = stream && !json ? streamed(rag, request) : rag.ask(request);
             if (json) {

@@ -1,24 +1,26 @@
 package dev.ragkit.cli;
 
-import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import dev.ragkit.RagConfig;
 import dev.ragkit.ollama.OllamaConfig;
 import dev.ragkit.openai.OpenAiConfig;
 import dev.ragkit.ingest.CachingEmbedder;
 import dev.ragkit.ingest.Embedder;
-import dev.ragkit.langchain4j.LangChain4jEmbedder;
+import dev.ragkit.ingest.Embedders;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a command runs against: its output streams, the environment, the working directory, and the embedded
  * defaults, so that tests run the real commands in-process.
  */
 final class CliContext {
-    /** The embedded embedding model's name and dimension. */
-    static final String EMBEDDER_NAME = "all-minilm-l6-v2";
-    static final int DIMENSION = 384;
+    /** The environment variable naming the embedder, like {@code --embedder}. */
+    static final String RAG_EMBEDDER = "RAG_EMBEDDER";
+    /** Embedders loaded in this JVM, by name (an in-process model loads once). */
+    private static final Map<String, Embedder> EMBEDDERS = new ConcurrentHashMap<>();
 
     final PrintWriter out;
     final PrintWriter err;
@@ -66,14 +68,38 @@ final class CliContext {
         return cwd.resolve(path).normalize();
     }
 
-    /** @return the in-process all-MiniLM-L6-v2 model (loaded once per JVM), with a query cache */
-    static Embedder embedder() {
-        return Holder.EMBEDDER;
+    /**
+     * @param option the {@code --embedder} option, or {@code null}
+     * @return that, else {@code RAG_EMBEDDER}, else {@code null}: the index's own embedder, or the default
+     */
+    @Nullable String chosenEmbedder(@Nullable String option) {
+        String name = option != null ? option : env.get(RAG_EMBEDDER);
+        if (name == null) {
+            return null;
+        }
+        if (name.isBlank()) {
+            throw new UsageException((option != null ? "--embedder" : RAG_EMBEDDER) + " is blank; name an embedder, "
+                    + "e.g. bge-small-en-v1.5 (known: " + String.join(", ", Embedders.available().keySet()) + ")");
+        }
+        return name.strip();
     }
 
-    /** Loads the ONNX model on first use only. */
-    private static final class Holder {
-        static final Embedder EMBEDDER = CachingEmbedder.of(
-                LangChain4jEmbedder.of(new AllMiniLmL6V2EmbeddingModel(), EMBEDDER_NAME, DIMENSION));
+    /**
+     * @param name an embedder name ({@link Embedders#load}); {@code ollama:<model>} uses {@code OLLAMA_BASE_URL}
+     * @return that embedder with a query cache, loaded once per JVM
+     * @throws UsageException when no embedder has that name
+     */
+    Embedder embedder(String name) {
+        Embedder loaded = EMBEDDERS.get(name);
+        if (loaded != null) {
+            return loaded;
+        }
+        Map<String, String> settings = name.startsWith("ollama:")
+                ? Map.of("base-url", ollamaConfig().baseUrl().toString()) : Map.of();
+        try {
+            return EMBEDDERS.computeIfAbsent(name, n -> CachingEmbedder.of(Embedders.load(n, settings)));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--embedder: " + e.getMessage());
+        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.ragkit.cli;
 
 import dev.ragkit.error.RagException;
+import dev.ragkit.ingest.Embedders;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.StoreException;
@@ -54,15 +55,18 @@ final class CliIndex implements AutoCloseable {
 
     final Location location;
     final DocumentStore store;
+    /** The name of the embedder whose vectors the index holds (or will hold). */
+    final String embedder;
     private final @Nullable FileChannel lockChannel;
     private final @Nullable FileLock lock;
     private final boolean writable;
     private final CliContext context;
 
-    private CliIndex(Location location, DocumentStore store, @Nullable FileChannel lockChannel,
+    private CliIndex(Location location, DocumentStore store, String embedder, @Nullable FileChannel lockChannel,
             @Nullable FileLock lock, boolean writable, CliContext context) {
         this.location = location;
         this.store = store;
+        this.embedder = embedder;
         this.lockChannel = lockChannel;
         this.lock = lock;
         this.writable = writable;
@@ -110,11 +114,19 @@ final class CliIndex implements AutoCloseable {
         return new Location(Kind.LUCENE, lucene);
     }
 
-    /** Opens the index to add to it, creating it when absent; waits (saying so) while another run writes it. */
-    static CliIndex forWriting(CliContext context, Location location) {
+    /**
+     * Opens the index to add to it, creating it when absent; waits (saying so) while another run writes it.
+     *
+     * @param chosen the embedder asked for ({@code --embedder}, {@code RAG_EMBEDDER}), or {@code null} for the one
+     *               the index was made with, else the default
+     * @throws RagException when the index was made with another embedder than the one asked for
+     */
+    static CliIndex forWriting(CliContext context, Location location, @Nullable String chosen) {
         if (location.kind() == Kind.LUCENE) {
             IndexFile.requireWritableFolder(location.path().resolve("x"));
-            LuceneDocumentStore.Builder builder = lucene(location).commitMode(LuceneDocumentStore.CommitMode.BATCHED);
+            String name = embedderOf(location, chosen, recordedEmbedder(location));
+            LuceneDocumentStore.Builder builder = lucene(location, name)
+                    .commitMode(LuceneDocumentStore.CommitMode.BATCHED);
             LuceneDocumentStore store;
             try {
                 store = builder.build();
@@ -125,10 +137,10 @@ final class CliIndex implements AutoCloseable {
                 context.err.println("ragkit: another ragkit index is writing " + location.path() + "; waiting for it "
                         + "to finish (up to " + WRITE_WAIT.toMinutes() + " minutes)");
                 context.err.flush();
-                store = lucene(location).commitMode(LuceneDocumentStore.CommitMode.BATCHED).lockWait(WRITE_WAIT)
-                        .build();
+                store = lucene(location, name).commitMode(LuceneDocumentStore.CommitMode.BATCHED)
+                        .lockWait(WRITE_WAIT).build();
             }
-            return new CliIndex(location, store, null, null, true, context);
+            return new CliIndex(location, store, name, null, null, true, context);
         }
         Path file = location.path();
         IndexFile.requireWritableFolder(file);
@@ -147,7 +159,9 @@ final class CliIndex implements AutoCloseable {
                 context.err.flush();
                 lock = channel.lock();
             }
-            return new CliIndex(location, IndexFile.openOrCreate(file), channel, lock, true, context);
+            InMemoryDocumentStore snapshot = IndexFile.openOrCreate(file, chosen);
+            return new CliIndex(location, snapshot, embedderOf(location, chosen, snapshot.embedder()), channel, lock,
+                    true, context);
         } catch (IOException | OverlappingFileLockException e) {
             close(channel);
             throw new RagException("cannot lock the snapshot " + file + " for writing (" + e + "); check the folder's "
@@ -212,25 +226,67 @@ final class CliIndex implements AutoCloseable {
         }
     }
 
-    /** Opens an existing index to read it; never waits for a writer. */
-    static CliIndex forReading(CliContext context, Location location) {
+    /**
+     * Opens an existing index to read it; never waits for a writer.
+     *
+     * @param chosen the embedder asked for, or {@code null} for the one the index was made with
+     * @throws RagException when the index was made with another embedder than the one asked for
+     */
+    static CliIndex forReading(CliContext context, Location location, @Nullable String chosen) {
         if (!Files.exists(location.path())) {
             throw new RagException("no index at " + location.path() + "; create one with: ragkit index <folder>"
                     + " (or point to it with --index)");
         }
         if (location.kind() == Kind.LUCENE) {
-            return new CliIndex(location, lucene(location).readOnly(true).build(), null, null, false, context);
+            LuceneDocumentStore store = lucene(location, null).readOnly(true).build();
+            try {
+                return new CliIndex(location, store, embedderOf(location, chosen, store.info().embedder()), null,
+                        null, false, context);
+            } catch (RuntimeException e) {
+                store.close();
+                throw e;
+            }
         }
-        return new CliIndex(location, IndexFile.openExisting(location.path()), null, null, false, context);
+        InMemoryDocumentStore snapshot = IndexFile.openExisting(location.path());
+        return new CliIndex(location, snapshot, embedderOf(location, chosen, snapshot.embedder()), null, null, false,
+                context);
     }
 
-    private static LuceneDocumentStore.Builder lucene(Location location) {
+    /**
+     * @return the embedder to use with the index: the one asked for, else the one it records, else the default
+     * @throws RagException when the one asked for is not the one it records
+     */
+    static String embedderOf(Location location, @Nullable String chosen, @Nullable String recorded) {
+        if (chosen != null && recorded != null && !chosen.equals(recorded)) {
+            throw new RagException("the " + location.describe() + " holds vectors made by '" + recorded + "', not by '"
+                    + chosen + "'; use --embedder " + recorded + " (or no --embedder), or index again into a new "
+                    + "index with --rebuild --embedder " + chosen);
+        }
+        return chosen != null ? chosen : recorded != null ? recorded : Embedders.DEFAULT;
+    }
+
+    /** @return the embedder an existing Lucene index records, or {@code null} when it is new or records none */
+    private static @Nullable String recordedEmbedder(Location location) {
+        Path dir = location.path();
+        try (var listed = Files.isDirectory(dir) ? Files.list(dir) : null) {
+            if (listed == null || listed.noneMatch(f -> f.getFileName().toString().startsWith("segments"))) {
+                return null;
+            }
+        } catch (IOException e) {
+            throw new RagException("cannot read the index folder " + dir + " (" + e + "); check its permissions", e);
+        }
+        try (LuceneDocumentStore peek = lucene(location, null).readOnly(true).build()) {
+            return peek.info().embedder();
+        }
+    }
+
+    private static LuceneDocumentStore.Builder lucene(Location location, @Nullable String embedder) {
         if (Files.isRegularFile(location.path())) {
             throw new RagException("--index " + location.path() + " is a file, not a Lucene index folder; name a "
                     + "folder, or use --store in-memory for a snapshot file");
         }
-        return LuceneDocumentStore.builder().directory(location.path()).embedder(CliContext.EMBEDDER_NAME)
-                .dimension(CliContext.DIMENSION);
+        LuceneDocumentStore.Builder builder = LuceneDocumentStore.builder().directory(location.path());
+        return embedder == null ? builder : builder.embedder(embedder);
     }
 
     /** @return documents per tenant */

@@ -4,6 +4,7 @@ import dev.ragkit.RagConfig;
 import dev.ragkit.RagPipeline;
 import dev.ragkit.audit.AuditFailurePolicy;
 import dev.ragkit.audit.AuditTrail;
+import dev.ragkit.ingest.Embedder;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.Retriever;
 import dev.ragkit.store.DocumentStore;
@@ -24,14 +25,18 @@ final class CliPipeline implements AutoCloseable {
     private final RagConfig config;
     private final String explicitModel;
     private final ExecutorService executor;
+    private final Embedder embedder;
 
     /**
-     * @param model the model named by {@code --model}, or {@code null}
+     * @param model    the model named by {@code --model}, or {@code null}
+     * @param embedder the embedder named by {@code --embedder}, or {@code null} (the index's, else the default)
      */
-    CliPipeline(CliContext context, CliIndex.Location location, Backends.Mode backend, String model) {
+    CliPipeline(CliContext context, CliIndex.Location location, Backends.Mode backend, String model,
+            String embedder) {
         this.config = context.config();
-        this.index = CliIndex.forReading(context, location);
+        this.index = CliIndex.forReading(context, location, context.chosenEmbedder(embedder));
         this.store = index.store;
+        this.embedder = context.embedder(index.embedder);
         this.explicitModel = model;
         this.choice = Backends.choose(backend, context, context.explicitModel(model), config.chatModel());
         this.audit = AuditFile.open(location.auditFile());
@@ -50,7 +55,7 @@ final class CliPipeline implements AutoCloseable {
     /** @return a pipeline with these retrieval options over the index, the backend and the audit file */
     RagPipeline pipeline(RetrievalOptions options) {
         RagPipeline.Builder builder = RagPipeline.builder().config(config).store(store)
-                .embedder(CliContext.embedder()).backend(choice.backend).retrievalOptions(options)
+                .embedder(embedder).backend(choice.backend).retrievalOptions(options)
                 .auditSink(audit.sink()).executor(executor).model(choice.model);
         if (choice.extractive) {
             builder.selfRating(false);
@@ -62,7 +67,7 @@ final class CliPipeline implements AutoCloseable {
 
     /** @return a retriever over the index that audits each retrieval to the audit file */
     Retriever retriever() {
-        return Retriever.builder().store(store).embedder(CliContext.embedder()).options(config.retrievalOptions())
+        return Retriever.builder().store(store).embedder(embedder).options(config.retrievalOptions())
                 .auditSink(audit.sink()).auditFailurePolicy(AuditFailurePolicy.LOG_AND_CONTINUE).build();
     }
 

@@ -4,10 +4,16 @@ import dev.ragkit.eval.BeirDataset;
 import dev.ragkit.eval.EvaluationReport;
 import dev.ragkit.eval.Ranker;
 import dev.ragkit.eval.RetrievalEvaluator;
+import dev.ragkit.ingest.CachingEmbedder;
 import dev.ragkit.ingest.Embedder;
+import dev.ragkit.ingest.Embedders;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import dev.ragkit.retrieval.Reranker;
 import dev.ragkit.retrieval.TermOverlapReranker;
 import picocli.CommandLine.Command;
@@ -26,24 +32,33 @@ final class EvalCommand extends CliCommand {
     @Parameters(index = "0", paramLabel = "<beir-dir>", description = "the dataset folder")
     String dir = "";
 
-    @Option(names = "--mode", description = "vector, keyword or hybrid (default: ${DEFAULT-VALUE})")
-    Mode mode = Mode.hybrid;
+    @Option(names = "--mode", split = ",", description = "vector, keyword or hybrid, or several separated by commas, "
+            + "all measured on one index (default: hybrid)")
+    List<Mode> modes = new ArrayList<>(List.of(Mode.hybrid));
 
     @Option(names = "--k", description = "the cutoff of nDCG@k and MRR@k, 1-100 (default: ${DEFAULT-VALUE})")
     int k = 10;
 
-    @Option(names = "--rerank", description = "none or term-overlap: rerank the best 40 chunks of hybrid search "
-            + "(default: ${DEFAULT-VALUE})")
-    String rerank = "none";
+    @Option(names = "--rerank", split = ",", description = "none or term-overlap: rerank the best 40 chunks of hybrid "
+            + "search; both separated by a comma to measure each (default: none)")
+    List<String> reranks = new ArrayList<>(List.of("none"));
 
     @Option(names = "--split", description = "the qrels split (default: ${DEFAULT-VALUE})")
     String split = BeirDataset.DEFAULT_SPLIT;
+
+    @Option(names = "--embedder", description = "the embedder: all-minilm-l6-v2 (default), all-minilm-l6-v2-q, "
+            + "bge-small-en-v1.5, bge-small-en-v1.5-q or ollama:<model> (default: RAG_EMBEDDER, else "
+            + Embedders.DEFAULT + ")")
+    String embedderName;
+
+    /** The dimension of the constant vectors keyword mode stores. */
+    private static final int CONSTANT_DIMENSION = 8;
 
     /** The same unit vector for every text. */
     private static final class ConstantEmbedder implements Embedder {
         @Override
         public float[][] embed(java.util.List<String> texts) {
-            float[][] out = new float[texts.size()][CliContext.DIMENSION];
+            float[][] out = new float[texts.size()][CONSTANT_DIMENSION];
             for (float[] v : out) {
                 v[0] = 1;
             }
@@ -52,7 +67,7 @@ final class EvalCommand extends CliCommand {
 
         @Override
         public int dimension() {
-            return CliContext.DIMENSION;
+            return CONSTANT_DIMENSION;
         }
 
         @Override
@@ -61,7 +76,7 @@ final class EvalCommand extends CliCommand {
         }
     }
 
-    private Reranker reranker() {
+    private static Reranker reranker(String rerank) {
         switch (rerank) {
             case "none":
                 return Reranker.none();
@@ -70,6 +85,19 @@ final class EvalCommand extends CliCommand {
             default:
                 throw new UsageException("--rerank must be none or term-overlap, got '" + Terminal.line(rerank) + "'");
         }
+    }
+
+    /** Says how many documents the model does not read whole (they are embedded whole, as one text each). */
+    private void printOverLimit(BeirDataset dataset, Embedder embedder) {
+        int over = 0;
+        int longest = 0;
+        for (BeirDataset.CorpusDocument doc : dataset.corpus().values()) {
+            int tokens = embedder.inputTokens(doc.title().isBlank() ? doc.text() : doc.title() + "\n" + doc.text());
+            longest = Math.max(longest, tokens);
+            over += tokens > embedder.maxInputTokens() ? 1 : 0;
+        }
+        context.out.printf(Locale.ROOT, "input       %d of %d documents over the model's %d tokens (longest %d)%n",
+                over, dataset.corpus().size(), embedder.maxInputTokens(), longest);
     }
 
     EvalCommand(CliContext context) {
@@ -85,26 +113,42 @@ final class EvalCommand extends CliCommand {
         BeirDataset dataset = BeirDataset.load(context.resolve(dir), split);
         String tenant = "eval";
         Scope scope = Scope.of(tenant);
-        Embedder embedder = CliContext.embedder();
-        try (InMemoryDocumentStore store = InMemoryDocumentStore.builder().dimension(CliContext.DIMENSION).build()) {
+        String name = context.chosenEmbedder(embedderName);
+        name = name == null ? Embedders.DEFAULT : name;
+        for (String rerank : reranks) {
+            reranker(rerank);                                  // a bad value fails before the indexing
+        }
+        boolean keywordOnly = modes.stream().allMatch(m -> m == Mode.keyword);
+        Embedder embedder = keywordOnly ? new ConstantEmbedder() : context.embedder(name);
+        try (InMemoryDocumentStore store = InMemoryDocumentStore.builder().build()) {
             long start = System.nanoTime();
             // Keyword mode never reads the vectors: store a constant one instead of running the model.
-            RetrievalEvaluator.index(dataset, store, mode == Mode.keyword ? new ConstantEmbedder() : embedder, tenant);
+            RetrievalEvaluator.index(dataset, store, embedder, tenant);
             double seconds = (System.nanoTime() - start) / 1e9;
-            Ranker ranker = mode == Mode.vector ? Ranker.vector(store, embedder, scope)
-                    : mode == Mode.keyword ? Ranker.keyword(store, scope)
-                    : Ranker.hybrid(store, embedder, scope, reranker());
-            EvaluationReport r = evaluator.evaluate(dataset, ranker);
-            context.out.printf(Locale.ROOT, "%s, %s mode, %s%s%n", dataset, mode,
-                    mode == Mode.keyword ? "BM25 only" : CliContext.EMBEDDER_NAME + " embeddings",
-                    rerank.equals("none") ? "" : ", reranked by " + rerank);
-            context.out.printf(Locale.ROOT, "nDCG@%d     %.4f%nRecall@100  %.4f%nMRR@%d      %.4f%n", k, r.ndcg(),
-                    r.recallAt100(), k, r.mrr());
-            context.out.printf(Locale.ROOT, "indexed     %d documents in %.1f s (%.0f documents/s)%n",
-                    dataset.corpus().size(), seconds, dataset.corpus().size() / Math.max(seconds, 1e-9));
-            context.out.printf(Locale.ROOT, "latency     p50 %.2f ms, p95 %.2f ms per query (%d queries, %d skipped)%n",
-                    r.latencyP50().toNanos() / 1e6, r.latencyP95().toNanos() / 1e6, r.queriesEvaluated(),
-                    r.queriesSkipped());
+            for (Mode mode : new LinkedHashSet<>(modes)) {
+                for (String rerank : mode == Mode.hybrid ? new LinkedHashSet<>(reranks) : Set.of("none")) {
+                    if (embedder instanceof CachingEmbedder) {
+                        ((CachingEmbedder) embedder).invalidateAll();  // each run's latency includes embedding
+                    }
+                    Ranker ranker = mode == Mode.vector ? Ranker.vector(store, embedder, scope)
+                            : mode == Mode.keyword ? Ranker.keyword(store, scope)
+                            : Ranker.hybrid(store, embedder, scope, reranker(rerank));
+                    EvaluationReport r = evaluator.evaluate(dataset, ranker);
+                    context.out.printf(Locale.ROOT, "%s, %s mode, %s%s%n", dataset, mode,
+                            mode == Mode.keyword ? "BM25 only" : name + " embeddings",
+                            rerank.equals("none") ? "" : ", reranked by " + rerank);
+                    context.out.printf(Locale.ROOT, "nDCG@%d     %.4f%nRecall@100  %.4f%nMRR@%d      %.4f%n", k,
+                            r.ndcg(), r.recallAt100(), k, r.mrr());
+                    context.out.printf(Locale.ROOT, "indexed     %d documents in %.1f s (%.0f documents/s)%n",
+                            dataset.corpus().size(), seconds, dataset.corpus().size() / Math.max(seconds, 1e-9));
+                    context.out.printf(Locale.ROOT, "latency     p50 %.2f ms, p95 %.2f ms per query (%d queries, %d "
+                            + "skipped)%n", r.latencyP50().toNanos() / 1e6, r.latencyP95().toNanos() / 1e6,
+                            r.queriesEvaluated(), r.queriesSkipped());
+                }
+            }
+            if (!keywordOnly && embedder.maxInputTokens() > 0) {
+                printOverLimit(dataset, embedder);
+            }
         }
         return RagkitCli.OK;
     }

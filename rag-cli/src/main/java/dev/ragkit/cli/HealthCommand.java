@@ -53,7 +53,7 @@ final class HealthCommand extends CliCommand {
             return RagkitCli.ERROR;
         }
         long start = System.nanoTime();
-        try (CliIndex opened = CliIndex.forReading(context, location)) {
+        try (CliIndex opened = CliIndex.forReading(context, location, null)) {
             Map<String, Integer> perTenant = opened.documentCounts();
             context.out.printf(Locale.ROOT, "store:   ready, %s, %d documents %s (opened in %.0f ms)%n",
                     location.describe(), perTenant.values().stream().mapToInt(Integer::intValue).sum(), perTenant,

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.error.RagException;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
+import dev.ragkit.ingest.TokenWindowChunker;
+import dev.ragkit.tokens.TokenCounters;
 import dev.ragkit.ingest.SkipReason;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,6 +59,15 @@ final class IndexCommand extends CliCommand {
             + "(repeatable), e.g. --exclude '**/drafts/**'")
     List<String> exclude = new ArrayList<>();
 
+    @Option(names = "--embedder", description = "the embedder: all-minilm-l6-v2 (default), all-minilm-l6-v2-q, "
+            + "bge-small-en-v1.5, bge-small-en-v1.5-q or ollama:<model>; an existing index keeps the one it was made "
+            + "with (default: RAG_EMBEDDER, else the index's, else all-minilm-l6-v2)")
+    String embedder;
+
+    @Option(names = "--chunk-tokens", description = "the most tokens in one chunk, 16-8192 (default: "
+            + "${DEFAULT-VALUE}); 50 of them overlap the chunk before")
+    int chunkTokens = TokenWindowChunker.DEFAULT_MAX_TOKENS;
+
     @Option(names = "--json", description = "print the whole report as JSON (every skipped file with its reason)")
     boolean json;
 
@@ -77,11 +88,17 @@ final class IndexCommand extends CliCommand {
             CliIndex.delete(location);
             context.err.println("ragkit: deleted the index at " + location.path() + "; building it again");
         }
+        if (chunkTokens < 16 || chunkTokens > 8192) {
+            throw new UsageException("--chunk-tokens must be a whole number from 16 to 8192, got " + chunkTokens);
+        }
         String pathPrefix = prefix != null ? prefix : defaultPrefix(root);
         IndexReport report;
-        try (CliIndex target = CliIndex.forWriting(context, location)) {
-            Indexer.Builder builder = Indexer.builder().store(target.store).embedder(CliContext.embedder())
+        try (CliIndex target = CliIndex.forWriting(context, location, context.chosenEmbedder(embedder))) {
+            Indexer.Builder builder = Indexer.builder().store(target.store).embedder(context.embedder(target.embedder))
                     .tenant(tenantName).pathPrefix(pathPrefix).sync(sync)
+                    .chunker(TokenWindowChunker.builder().counter(TokenCounters.jtokkit()).maxTokens(chunkTokens)
+                            .overlapTokens(Math.min(TokenWindowChunker.DEFAULT_OVERLAP_TOKENS, chunkTokens / 4))
+                            .build())
                     .listener(new ProgressPrinter(context.err, context.interactive));
             try {
                 if (!include.isEmpty()) {
@@ -122,6 +139,14 @@ final class IndexCommand extends CliCommand {
                     "failed");
             report.types().forEach((type, c) -> context.out.printf(Locale.ROOT, "  %-12s %8d %10d %8d %7d%n",
                     Terminal.line(type), c.indexed(), c.unchanged(), c.skipped(), c.failed()));
+        }
+        IndexReport.InputLimit input = report.inputLimit();
+        if (input.chunksOver() > 0) {
+            context.out.printf(Locale.ROOT, "Embedder: %d of %d chunks are longer than the %d tokens %s reads (the "
+                    + "longest has %d): it does not see their ends. Index with --chunk-tokens %d%s.%n",
+                    input.chunksOver(), report.chunks(), input.maxTokens(), input.embedder(), input.longest(),
+                    input.maxTokens() * 3 / 4, input.maxTokens() < 512
+                            ? ", or with --embedder bge-small-en-v1.5 (it reads 512)" : "");
         }
         if (report.linksDropped() > 0 || report.linksBroken() > 0) {
             context.out.printf(Locale.ROOT, "Links: %d dropped for leaving %s, %d pointing nowhere (kept, not "

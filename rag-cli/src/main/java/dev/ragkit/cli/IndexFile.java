@@ -1,6 +1,7 @@
 package dev.ragkit.cli;
 
 import dev.ragkit.error.RagException;
+import dev.ragkit.ingest.Embedders;
 import dev.ragkit.store.StoreException;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /** The CLI's index: one in-memory store snapshot holding any number of tenants and folders. */
 final class IndexFile {
@@ -23,12 +25,18 @@ final class IndexFile {
      * @throws RagException when the path is a folder or a file that is not an index (left as it is), or the
      *                      index cannot be written there
      */
-    static InMemoryDocumentStore openOrCreate(Path file) {
+    static InMemoryDocumentStore openOrCreate(Path file, @Nullable String chosen) {
         if (Files.exists(file)) {
-            return load(file);
+            InMemoryDocumentStore store = load(file);
+            if (store.embedder() != null) {
+                return store;               // checked against the chosen one by the caller
+            }
+            // A snapshot from before embedders were recorded: it was made by the default model, or the chosen one.
+            store.close();
+            return load(file, InMemoryDocumentStore.builder().embedder(chosen != null ? chosen : Embedders.DEFAULT));
         }
         requireWritableFolder(file);
-        return InMemoryDocumentStore.builder().dimension(CliContext.DIMENSION).build();
+        return InMemoryDocumentStore.builder().embedder(chosen != null ? chosen : Embedders.DEFAULT).build();
     }
 
     /**
@@ -44,6 +52,10 @@ final class IndexFile {
     }
 
     private static InMemoryDocumentStore load(Path file) {
+        return load(file, InMemoryDocumentStore.builder());
+    }
+
+    private static InMemoryDocumentStore load(Path file, InMemoryDocumentStore.Builder builder) {
         if (Files.isDirectory(file)) {
             throw new RagException("--index " + file + " is a folder, not an index file; give the index file's path"
                     + " (default " + CliIndex.SNAPSHOT_DEFAULT + ")");
@@ -53,7 +65,7 @@ final class IndexFile {
                     + "--index. The file was left as it is");
         }
         try {
-            return InMemoryDocumentStore.load(file);
+            return builder.load(file);
         } catch (RuntimeException e) {
             throw new RagException("the index " + file + " cannot be read (" + e.getMessage() + "). It was left as "
                     + "it is: restore it from a backup, or move it away and index the folders again", e);

@@ -18,6 +18,10 @@ import picocli.CommandLine.Option;
                 + "them.")
 final class McpCommand extends CliCommand {
 
+    @Option(names = "--embedder", description = "the embedder the index was made with (default: RAG_EMBEDDER, else "
+            + "the one the index records)")
+    String embedder;
+
     @Option(names = "--index", description = "the index: a Lucene folder (default .ragkit/index) or a snapshot file")
     String index;
 
@@ -76,7 +80,7 @@ final class McpCommand extends CliCommand {
             }
         }
         try (CliPipeline answering = new CliPipeline(context, CliIndex.locate(context, index, storeKind),
-                backend, model)) {
+                backend, model, embedder)) {
             RagMcpTools tools = RagMcpTools.builder().pipeline(answering.pipeline(answering.options(false)))
                     .knowledgeBasePipeline(answering.pipeline(answering.options(true)))
                     .retriever(answering.retriever()).store(answering.store).scope(tenantName, accessTags)

@@ -52,7 +52,7 @@ public interface Ranker {
         Objects.requireNonNull(scope, "scope");
         return (queryText, k) -> {
             List<SearchHit> hits = store.search(SearchRequest.builder(scope)
-                    .vector(embedder.embed(List.of(queryText))[0]).k(fetch(store, k)).build());
+                    .vector(embedder.embedQueries(List.of(queryText))[0]).k(fetch(store, k)).build());
             return Rankers.rollUp(hits, SearchHit::similarity, k);
         };
     }
@@ -120,7 +120,7 @@ public interface Ranker {
         boolean reranking = reranker != Reranker.none();
         return (queryText, k) -> {
             SearchRequest.Builder request = SearchRequest.builder(scope)
-                    .vector(embedder.embed(List.of(queryText))[0])
+                    .vector(embedder.embedQueries(List.of(queryText))[0])
                     .k(reranking ? Math.max(fetch(store, k), RERANK_DEPTH) : fetch(store, k));
             if (!queryText.isBlank()) {
                 request.text(queryText);

@@ -20,8 +20,9 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <ul>
- *   <li><b>Keys</b> are the exact text together with the delegate's {@linkplain Embedder#name() name}, so vectors
- *       of two models are never mixed up.</li>
+ *   <li><b>Keys</b> are the exact text together with the delegate's {@linkplain Embedder#name() name} and whether it
+ *       was embedded as a query ({@link #embedQueries}) or a document, so vectors of two models, or a query and the
+ *       same text as a document, are never mixed up.</li>
  *   <li><b>One delegate call per batch:</b> {@link #embed(List)} sends only the texts missing from the cache, each
  *       once even when the batch repeats it, in a single call, and answers in the order of the request, duplicates
  *       included.</li>
@@ -94,6 +95,23 @@ public final class CachingEmbedder implements Embedder {
      */
     @Override
     public float[][] embed(List<String> texts) {
+        return embed(texts, false);
+    }
+
+    /**
+     * Embeds queries as the delegate's {@link Embedder#embedQueries} does, asking it only for those not cached.
+     *
+     * @param queries the queries, not empty, no element {@code null}
+     * @return one fresh vector per query, in the order of {@code queries}
+     * @throws IllegalArgumentException when {@code queries} is empty
+     * @throws RagException             when the delegate fails or answers garbage (nothing is cached then)
+     */
+    @Override
+    public float[][] embedQueries(List<String> queries) {
+        return embed(queries, true);
+    }
+
+    private float[][] embed(List<String> texts, boolean queries) {
         Objects.requireNonNull(texts, "texts");
         if (texts.isEmpty()) {
             throw new IllegalArgumentException("texts must not be empty");
@@ -105,7 +123,7 @@ public final class CachingEmbedder implements Embedder {
             if (text == null) {
                 throw new NullPointerException("texts[" + i + "]");
             }
-            float[] cached = cache.getIfPresent(new Key(model, text));
+            float[] cached = cache.getIfPresent(new Key(model, queries, text));
             if (cached != null) {
                 result[i] = cached.clone();
                 hits.increment();
@@ -117,13 +135,14 @@ public final class CachingEmbedder implements Embedder {
             return result;
         }
         List<String> batch = List.copyOf(missing.keySet());
-        float[][] vectors = EmbeddingCheck.check(delegate, batch.size(), delegate.embed(batch));
+        float[][] vectors = EmbeddingCheck.check(delegate, batch.size(),
+                queries ? delegate.embedQueries(batch) : delegate.embed(batch));
         misses.add(batch.size());
         int j = 0;
         for (Map.Entry<String, List<Integer>> entry : missing.entrySet()) {
             // Our own copy: the delegate may keep or reuse the array it returned.
             float[] owned = vectors[j++].clone();
-            cache.put(new Key(model, entry.getKey()), owned);
+            cache.put(new Key(model, queries, entry.getKey()), owned);
             for (int position : entry.getValue()) {
                 result[position] = owned.clone();
             }
@@ -137,6 +156,18 @@ public final class CachingEmbedder implements Embedder {
     @Override
     public int dimension() {
         return delegate.dimension();
+    }
+
+    /** @return the delegate's limit */
+    @Override
+    public int maxInputTokens() {
+        return delegate.maxInputTokens();
+    }
+
+    /** @return the delegate's count */
+    @Override
+    public int inputTokens(String text) {
+        return delegate.inputTokens(text);
     }
 
     /**
@@ -190,7 +221,7 @@ public final class CachingEmbedder implements Embedder {
         return "CachingEmbedder[" + model + ", maximumSize " + maximumSize + "]";
     }
 
-    private record Key(String model, String text) {
+    private record Key(String model, boolean query, String text) {
     }
 
     /** Builds a {@link CachingEmbedder}. Not thread-safe. */

@@ -297,6 +297,11 @@ public final class DocumentIngestor {
         return pathPrefix + path;
     }
 
+    /** @return the embedder of the chunks */
+    public Embedder embedder() {
+        return embedder;
+    }
+
     /** @return the parsers this ingestor chooses from */
     public DocumentParsers parsers() {
         return parsers;

@@ -4,7 +4,11 @@ import java.util.List;
 
 /**
  * Turns texts into vectors. Implementations are thread-safe. Wrap one in {@link CachingEmbedder} to avoid
- * embedding the same text twice.
+ * embedding the same text twice; load one by name with {@link Embedders#load(String)}.
+ *
+ * <p>Documents and search queries may be embedded differently: models trained with a query instruction (BAAI's bge
+ * family: "Represent this sentence for searching relevant passages: ") want it before queries only, so retrieval
+ * calls {@link #embedQueries(List)} and indexing calls {@link #embed(List)}.
  */
 public interface Embedder {
 
@@ -16,6 +20,38 @@ public interface Embedder {
      * @throws dev.ragkit.error.RagException when the model cannot be reached or answers garbage
      */
     float[][] embed(List<String> texts);
+
+    /**
+     * Embeds search queries, to be compared with vectors that {@link #embed(List)} made of documents. The default
+     * embeds them like documents; a model that wants a query instruction adds it here.
+     *
+     * @param queries the queries, not empty
+     * @return one vector per query, in the same order, each of {@link #dimension()} finite values
+     * @throws dev.ragkit.error.RagException when the model cannot be reached or answers garbage
+     */
+    default float[][] embedQueries(List<String> queries) {
+        return embed(queries);
+    }
+
+    /**
+     * The most tokens of the model's own tokenizer it reads from one text (special tokens included): longer texts
+     * are truncated or embedded in parts and averaged, either way worse. The indexer reports chunks over it.
+     *
+     * @return the limit, or 0 when unknown or unlimited
+     */
+    default int maxInputTokens() {
+        return 0;
+    }
+
+    /**
+     * How many tokens of the model's own tokenizer {@code text} is, as {@link #maxInputTokens()} counts them.
+     *
+     * @param text the text
+     * @return the count, or -1 when this embedder cannot tell
+     */
+    default int inputTokens(String text) {
+        return -1;
+    }
 
     /**
      * @return the length of every vector this embedder returns

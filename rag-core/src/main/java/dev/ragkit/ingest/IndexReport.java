@@ -22,6 +22,7 @@ import java.util.TreeMap;
  *                         skips them), over all indexed files
  * @param types            per type (the parser id, or the extension of files no parser reads): what happened to
  *                         its files, sorted by type (immutable)
+ * @param inputLimit       how the chunks stored fit the embedder's input limit
  * @param cancelled        whether the run was cancelled before it finished; documents already stored are whole,
  *                         and sync did not run
  * @param elapsed          how long the run took
@@ -37,6 +38,7 @@ public record IndexReport(
         long linksDropped,
         long linksBroken,
         Map<String, TypeCounts> types,
+        InputLimit inputLimit,
         boolean cancelled,
         Duration elapsed) {
 
@@ -53,7 +55,39 @@ public record IndexReport(
             throw new IllegalArgumentException("report counts must not be negative");
         }
         types = Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(types, "types")));
+        Objects.requireNonNull(inputLimit, "inputLimit");
         Objects.requireNonNull(elapsed, "elapsed");
+    }
+
+    /**
+     * How the chunks stored in a run fit what the embedder reads of one text ({@link Embedder#maxInputTokens()}):
+     * the model truncates a longer chunk, or embeds it in parts and averages them, so the end of its text counts
+     * for less or nothing in search. Counted with the embedder's own tokenizer.
+     *
+     * @param embedder   the embedder's name
+     * @param maxTokens  the most tokens it reads, 0 when it does not say (then nothing is counted)
+     * @param chunksOver chunks stored in this run that are longer
+     * @param longest    the longest chunk stored in this run, in the embedder's tokens (0 when not counted)
+     */
+    public record InputLimit(String embedder, int maxTokens, long chunksOver, int longest) {
+        /** @throws IllegalArgumentException on negative counts */
+        public InputLimit {
+            Objects.requireNonNull(embedder, "embedder");
+            if (maxTokens < 0 || chunksOver < 0 || longest < 0) {
+                throw new IllegalArgumentException("input limit counts must not be negative");
+            }
+        }
+
+        /**
+         * @param chunks the chunks stored in the run
+         * @return one sentence for people: how many chunks the model does not read whole, and what to do
+         */
+        public String describe(long chunks) {
+            return chunksOver + " of " + chunks + " chunks are longer than the " + maxTokens + " tokens the embedder "
+                    + embedder + " reads (the longest has " + longest + "); it does not see their ends. Use smaller "
+                    + "chunks (TokenWindowChunker.maxTokens) or an embedder that reads more (bge-small-en-v1.5 "
+                    + "reads 512)";
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.ragkit.ingest;
 
 import dev.ragkit.error.IngestException;
+import dev.ragkit.store.StoredChunk;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,6 +17,7 @@ final class IndexRun {
 
     final FolderScanner.Scan scan;
     private final IndexListener listener;
+    private final Embedder embedder;
     final List<IndexReport.SkippedFile> skipped = new ArrayList<>();
     final List<IndexReport.FailedFile> failed = new ArrayList<>();
     final Map<String, int[]> types = new HashMap<>();
@@ -26,10 +28,14 @@ final class IndexRun {
     long tokens;
     long linksDropped;
     long linksBroken;
+    /** Chunks longer than the embedder reads, and the longest chunk, in the embedder's own tokens. */
+    long overInputLimit;
+    int longestInput;
 
-    IndexRun(FolderScanner.Scan scan, IndexListener listener) {
+    IndexRun(FolderScanner.Scan scan, IndexListener listener, Embedder embedder) {
         this.scan = scan;
         this.listener = listener;
+        this.embedder = embedder;
     }
 
     void indexed(String path, String type, DocumentIngestor.Ingested ingested, int broken) {
@@ -38,6 +44,14 @@ final class IndexRun {
         tokens += ingested.tokens();
         linksDropped += ingested.parsed().droppedLinks();
         linksBroken += broken;
+        int limit = embedder.maxInputTokens();
+        if (limit > 0) {
+            for (StoredChunk chunk : ingested.chunks()) {
+                int tokens = embedder.inputTokens(chunk.text());
+                longestInput = Math.max(longestInput, tokens);
+                overInputLimit += tokens > limit ? 1 : 0;
+            }
+        }
         count(type, 0);
         listener.onFileDone(path, ingested.chunks().size(), ingested.tokens());
     }
@@ -76,7 +90,12 @@ final class IndexRun {
         failed.sort(Comparator.comparing(IndexReport.FailedFile::path));
         Map<String, IndexReport.TypeCounts> counts = new HashMap<>();
         types.forEach((type, c) -> counts.put(type, new IndexReport.TypeCounts(c[0], c[1], c[2], c[3])));
+        IndexReport.InputLimit input = new IndexReport.InputLimit(embedder.name(),
+                Math.max(0, embedder.maxInputTokens()), overInputLimit, longestInput);
+        if (input.chunksOver() > 0) {
+            LOG.warn("{}", input.describe(chunks));
+        }
         return new IndexReport(indexed, unchanged, skipped, failed, chunks, tokens, deleted, linksDropped,
-                linksBroken, counts, cancelled, elapsed);
+                linksBroken, counts, input, cancelled, elapsed);
     }
 }

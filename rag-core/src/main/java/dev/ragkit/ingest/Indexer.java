@@ -168,7 +168,7 @@ public final class Indexer {
 
     private IndexReport run(Path root, BooleanSupplier cancelRequested, long started) {
         FolderScanner.Scan scan = scanner.scan(root, cancelRequested);
-        IndexRun run = new IndexRun(scan, listener);
+        IndexRun run = new IndexRun(scan, listener, ingestor.embedder());
         listener.onStart(scan.candidates.size());
         for (IndexReport.SkippedFile s : scan.skipped) {
             run.skipped(s, typeOf(s.path()));

@@ -126,7 +126,7 @@ final class DefaultRetriever implements Retriever {
         Map<String, Duration> timings = new LinkedHashMap<>();
         long t = System.nanoTime();
 
-        float[] vector = embedder.embed(List.of(query))[0];
+        float[] vector = embedder.embedQueries(List.of(query))[0];
         t = lap(timings, "embed", t);
 
         SearchRequest.Builder request = SearchRequest.builder(scope).vector(vector).k(o.candidates())

@@ -70,6 +70,43 @@ final class CachingEmbedderTest {
     }
 
     @Test
+    void embedQueries_sameTextAsADocument_isCachedApartAndAskedOfTheDelegateAsAQuery() {
+        List<String> asked = new java.util.ArrayList<>();
+        Embedder instructed = new Embedder() {
+            @Override
+            public float[][] embed(List<String> texts) {
+                asked.add("doc:" + texts);
+                return model.embed(texts);
+            }
+
+            @Override
+            public float[][] embedQueries(List<String> queries) {
+                asked.add("query:" + queries);
+                return model.embed(queries.stream().map(q -> "instruction " + q).toList());
+            }
+
+            @Override
+            public int dimension() {
+                return 16;
+            }
+
+            @Override
+            public String name() {
+                return "instructed";
+            }
+        };
+        CachingEmbedder cache = CachingEmbedder.of(instructed);
+
+        float[] document = cache.embed(List.of("ferry times"))[0];
+        float[] query = cache.embedQueries(List.of("ferry times"))[0];
+        float[] queryAgain = cache.embedQueries(List.of("ferry times"))[0];
+
+        assertThat(asked).containsExactly("doc:[ferry times]", "query:[ferry times]");
+        assertThat(query).containsExactly(model.vector("instruction ferry times")).isNotEqualTo(document);
+        assertThat(queryAgain).containsExactly(query);
+    }
+
+    @Test
     void embed_callerChangesReturnedVector_cacheAndOtherResultsUnchanged() {
         float[][] first = cached.embed(List.of("text", "text"));
         Arrays.fill(first[0], 42f);

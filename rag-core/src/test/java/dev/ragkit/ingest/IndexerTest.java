@@ -13,6 +13,7 @@ import dev.ragkit.store.SearchRequest;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
+import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -128,6 +129,35 @@ final class IndexerTest {
                 .containsExactly(tuple("id_rsa.md", SkipReason.SECRET_CONTENT));
         assertThat(storedPaths()).containsExactly("ok.md");
         assertThat(embedder.calls()).noneSatisfy(call -> assertThat(String.join(" ", call)).contains("MIIE"));
+    }
+
+    @Test
+    void index_chunksLongerThanTheEmbedderReads_areCountedOnceInTheReport() throws IOException {
+        Path root = root();
+        write(root, "a.md", "one two three\none two three four five six\n");
+        write(root, "b.md", "one two three four five six seven eight\n");
+        // Reads four "tokens" (words) of a text.
+        Embedder shortSighted = new HashedBagOfWordsEmbedder("short-sighted", 64) {
+            @Override
+            public int maxInputTokens() {
+                return 4;
+            }
+
+            @Override
+            public int inputTokens(String text) {
+                return text.trim().split("\\s+").length;
+            }
+        };
+
+        IndexReport report = Indexer.builder().store(store).embedder(shortSighted).tenant(TENANT).chunker(LINES)
+                .build().index(root);
+        IndexReport unlimited = indexer().incremental(false).build().index(root);
+
+        assertThat(report.inputLimit()).isEqualTo(new IndexReport.InputLimit("short-sighted", 4, 2, 8));
+        assertThat(report.inputLimit().describe(report.chunks()))
+                .startsWith("2 of 3 chunks are longer than the 4 tokens the embedder short-sighted reads")
+                .contains("the longest has 8");
+        assertThat(unlimited.inputLimit()).isEqualTo(new IndexReport.InputLimit("fake-bow", 0, 0, 0));
     }
 
     @Test

@@ -84,6 +84,30 @@ final class DefaultRetrieverTest {
     }
 
     @Test
+    void retrieve_embedsTheQuestionAsAQuery_notAsADocument() {
+        put("a.md", PromotionLevel.STANDARD, 0.9);
+        // Documents would be embedded at (0, 1, 0, 0); queries, after the model's instruction, at (1, 0, 0, 0).
+        Embedder instructed = new ScriptedEmbedder() {
+            @Override
+            public float[][] embed(List<String> texts) {
+                return new float[][] {{0, 1, 0, 0}};
+            }
+
+            @Override
+            public float[][] embedQueries(List<String> queries) {
+                return super.embed(queries);
+            }
+        };
+        Retriever retriever = Retriever.builder().store(store).embedder(instructed)
+                .options(vectorOnly().minSimilarity(0.5).build()).build();
+
+        RetrievedContext context = retriever.retrieve(QUERY, scope);
+
+        assertThat(context.relevant()).singleElement()
+                .satisfies(c -> assertThat(c.similarity()).isCloseTo(0.9, org.assertj.core.data.Offset.offset(1e-5)));
+    }
+
+    @Test
     void retrieve_storeFails_auditsTheErrorAndRethrows() {
         List<AuditRecord> records = new ArrayList<>();
         store.close();
@@ -353,7 +377,7 @@ final class DefaultRetrieverTest {
     }
 
     /** Answers the query with (1, 0, 0, 0) and counts calls. */
-    private static final class ScriptedEmbedder implements Embedder {
+    private static class ScriptedEmbedder implements Embedder {
         final AtomicInteger calls = new AtomicInteger();
 
         @Override

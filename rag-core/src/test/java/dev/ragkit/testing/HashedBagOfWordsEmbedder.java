@@ -10,7 +10,7 @@ import java.util.Objects;
  * {@code dimension − 1} buckets, plus a constant first component so that no vector is ever all zero.
  * Deterministic and offline; it carries lexical overlap only, no meaning.
  */
-public final class HashedBagOfWordsEmbedder implements Embedder {
+public class HashedBagOfWordsEmbedder implements Embedder {
     private final String name;
     private final int dimension;
 

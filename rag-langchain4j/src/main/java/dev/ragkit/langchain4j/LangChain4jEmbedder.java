@@ -9,6 +9,7 @@ import dev.ragkit.ingest.Embedder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.ToIntFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,6 +26,10 @@ import org.jspecify.annotations.Nullable;
  * {@link dev.ragkit.error.LlmUnavailableException}. LangChain4j rejects blank segments, so a blank text throws
  * {@link IllegalArgumentException} naming its position instead of being embedded as something else.
  *
+ * <p>Models trained with a query instruction get it with {@link #withQueryInstruction(String)}; the model's own
+ * input limit and tokenizer with {@link #withInputLimit(int, ToIntFunction)}, so that the indexer can report chunks
+ * the model would cut. {@link InProcessEmbedderProvider} sets both for the in-process models it serves.
+ *
  * <p>Thread-safe when the wrapped model is (LangChain4j's models are).
  */
 public final class LangChain4jEmbedder implements Embedder {
@@ -32,11 +37,59 @@ public final class LangChain4jEmbedder implements Embedder {
     private final EmbeddingModel model;
     private final String name;
     private final int dimension;
+    private final String queryInstruction;
+    private final int maxInputTokens;
+    private final @Nullable ToIntFunction<String> inputCounter;
 
     private LangChain4jEmbedder(EmbeddingModel model, String name, int dimension) {
+        this(model, name, dimension, "", 0, null);
+    }
+
+    private LangChain4jEmbedder(EmbeddingModel model, String name, int dimension, String queryInstruction,
+            int maxInputTokens, @Nullable ToIntFunction<String> inputCounter) {
         this.model = model;
         this.name = name;
         this.dimension = dimension;
+        this.queryInstruction = queryInstruction;
+        this.maxInputTokens = maxInputTokens;
+        this.inputCounter = inputCounter;
+    }
+
+    /**
+     * This embedder, putting {@code instruction} before every query ({@link #embedQueries}) and nothing before
+     * documents: what models such as bge-small-en-v1.5 were trained with ("Represent this sentence for searching
+     * relevant passages: ").
+     *
+     * @param instruction the text to put before queries, not blank; kept as given (end it with a space)
+     * @return a new embedder with the same model, name and dimension
+     */
+    public LangChain4jEmbedder withQueryInstruction(String instruction) {
+        Objects.requireNonNull(instruction, "instruction");
+        if (instruction.isBlank()) {
+            throw new IllegalArgumentException("the query instruction must not be blank");
+        }
+        return new LangChain4jEmbedder(model, name, dimension, instruction, maxInputTokens, inputCounter);
+    }
+
+    /**
+     * This embedder, knowing the most tokens the model reads from one text and how to count them with the model's
+     * own tokenizer (see {@link Embedder#maxInputTokens()}).
+     *
+     * @param maxTokens the limit, at least 1, special tokens included
+     * @param counter   counts a text's tokens as the model's tokenizer does, special tokens included
+     * @return a new embedder with the same model, name, dimension and query instruction
+     */
+    public LangChain4jEmbedder withInputLimit(int maxTokens, ToIntFunction<String> counter) {
+        Objects.requireNonNull(counter, "counter");
+        if (maxTokens < 1) {
+            throw new IllegalArgumentException("maxTokens must be at least 1, got " + maxTokens);
+        }
+        return new LangChain4jEmbedder(model, name, dimension, queryInstruction, maxTokens, counter);
+    }
+
+    /** @return the text put before queries, empty for none */
+    public String queryInstruction() {
+        return queryInstruction;
     }
 
     /**
@@ -119,6 +172,40 @@ public final class LangChain4jEmbedder implements Embedder {
         return check(embeddings, texts.size());
     }
 
+    /**
+     * Embeds queries after the {@linkplain #withQueryInstruction(String) query instruction}, when there is one.
+     *
+     * @param queries the queries, not empty
+     * @return one vector per query
+     */
+    @Override
+    public float[][] embedQueries(List<String> queries) {
+        Objects.requireNonNull(queries, "queries");
+        if (queryInstruction.isEmpty()) {
+            return embed(queries);
+        }
+        List<String> instructed = new ArrayList<>(queries.size());
+        for (int i = 0; i < queries.size(); i++) {
+            String query = Objects.requireNonNull(queries.get(i), "query");
+            if (query.isBlank()) {
+                throw new IllegalArgumentException("query " + i + " of " + queries.size() + " is blank");
+            }
+            instructed.add(queryInstruction + query);
+        }
+        return embed(instructed);
+    }
+
+    @Override
+    public int maxInputTokens() {
+        return maxInputTokens;
+    }
+
+    @Override
+    public int inputTokens(String text) {
+        Objects.requireNonNull(text, "text");
+        return inputCounter == null ? -1 : inputCounter.applyAsInt(text);
+    }
+
     private float[][] check(@Nullable List<Embedding> embeddings, int expected) {
         String model = "LangChain4j embedding model '" + name + "'";
         if (embeddings == null) {
@@ -170,7 +257,9 @@ public final class LangChain4jEmbedder implements Embedder {
 
     @Override
     public String toString() {
-        return "LangChain4jEmbedder[" + name + ", dimension " + dimension + "]";
+        return "LangChain4jEmbedder[" + name + ", dimension " + dimension
+                + (maxInputTokens > 0 ? ", reads " + maxInputTokens + " tokens" : "")
+                + (queryInstruction.isEmpty() ? "" : ", query instruction") + "]";
     }
 
     private static String defaultName(EmbeddingModel model) {
