@@ -34,6 +34,23 @@ public final class MeteredEmbedder implements Embedder {
         return batches.record(() -> delegate.embed(texts));
     }
 
+    /** Times query batches like document batches; the delegate adds its query instruction, if any. */
+    @Override
+    public float[][] embedQueries(List<String> queries) {
+        sizes.record(queries.size());
+        return batches.record(() -> delegate.embedQueries(queries));
+    }
+
+    @Override
+    public int maxInputTokens() {
+        return delegate.maxInputTokens();
+    }
+
+    @Override
+    public int inputTokens(String text) {
+        return delegate.inputTokens(text);
+    }
+
     @Override
     public int dimension() {
         return delegate.dimension();

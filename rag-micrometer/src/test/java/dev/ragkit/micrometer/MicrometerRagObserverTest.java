@@ -71,6 +71,33 @@ class MicrometerRagObserverTest {
     }
 
     @Test
+    void meteredEmbedder_passesQueriesAndLimitsThroughToTheModel() {
+        Embedder instructed = new HashedBagOfWordsEmbedder("instructed", 32) {
+            @Override
+            public float[][] embedQueries(java.util.List<String> queries) {
+                return embed(queries.stream().map(q -> "query: " + q).toList());
+            }
+
+            @Override
+            public int maxInputTokens() {
+                return 7;
+            }
+
+            @Override
+            public int inputTokens(String text) {
+                return text.length();
+            }
+        };
+        MeteredEmbedder metered = new MeteredEmbedder(instructed, meters);
+
+        assertThat(metered.embedQueries(java.util.List.of("ferry"))[0])
+                .containsExactly(instructed.embed(java.util.List.of("query: ferry"))[0]);
+        assertThat(metered.maxInputTokens()).isEqualTo(7);
+        assertThat(metered.inputTokens("abcd")).isEqualTo(4);
+        assertThat(meters.get("ragkit.embedding.batch").tag("model", "instructed").timer().count()).isEqualTo(1);
+    }
+
+    @Test
     void aCitedAnswer_isOneRequestObservationWithItsStagesAndMeters() {
         RagResponse response = pipeline(new CountingBackend(), 0).ask(RagRequest.of(QUESTION, Scope.of("acme")));
         assertThat(response.citations()).isNotEmpty();
