@@ -11,6 +11,9 @@ import dev.ragkit.grounding.InMemoryOwnerDirectory;
 import dev.ragkit.grounding.Owner;
 import dev.ragkit.grounding.OwnerDirectory;
 import dev.ragkit.ingest.Embedder;
+import java.util.Map;
+import dev.ragkit.ingest.Embedders;
+import dev.ragkit.ingest.CachingEmbedder;
 import dev.ragkit.micrometer.MicrometerRagObserver;
 import dev.ragkit.ollama.OllamaEmbedder;
 import dev.ragkit.retrieval.RetrievalOptions;
@@ -86,6 +89,20 @@ public class RagKitAutoConfiguration {
                 }
                 return builder.build();
             });
+        }
+    }
+
+    /** Any embedder by name when {@code ragkit.embedder.provider=named}: {@code ragkit.embedder.model} is the name. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(prefix = "ragkit.embedder", name = "provider", havingValue = "named")
+    static class NamedEmbedderConfiguration {
+        @Bean
+        @ConditionalOnMissingBean
+        Embedder ragkitEmbedder(RagKitProperties properties) {
+            RagKitProperties.Embedder embedder = properties.getEmbedder();
+            return named("ragkit.embedder.model", () -> CachingEmbedder.of(Embedders.load(embedder.getModel(),
+                    embedder.getModel().startsWith("ollama:") && embedder.getBaseUrl() != null
+                            ? Map.of("base-url", embedder.getBaseUrl()) : Map.of())));
         }
     }
 

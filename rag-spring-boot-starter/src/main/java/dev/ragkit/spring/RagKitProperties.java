@@ -89,11 +89,15 @@ public class RagKitProperties {
 
     /** The embedder, when no Embedder bean is declared. */
     public static class Embedder {
-        /** ollama (an Ollama embedding model; needs rag-ollama), or none (declare an Embedder bean). */
+        /**
+         * ollama (an Ollama embedding model; needs rag-ollama), named (any embedder by name through
+         * {@code Embedders.load}: {@code model} is the name, e.g. bge-small-en-v1.5 with rag-langchain4j and the
+         * model's artifact, or ollama:nomic-embed-text), or none (declare an Embedder bean).
+         */
         private String provider = "none";
-        /** The embedding model, e.g. nomic-embed-text. */
+        /** The embedding model, e.g. nomic-embed-text, or with provider named an embedder name. */
         private String model = "nomic-embed-text";
-        /** The Ollama server (default http://localhost:11434). */
+        /** The Ollama server (default http://localhost:11434), for ollama and for named ollama:&lt;model&gt;. */
         private String baseUrl;
 
         public String getProvider() {

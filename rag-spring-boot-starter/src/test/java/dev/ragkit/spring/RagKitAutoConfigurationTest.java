@@ -40,6 +40,23 @@ class RagKitAutoConfigurationTest {
     }
 
     @Test
+    void aNamedEmbedderIsLoadedByItsName() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RagKitAutoConfiguration.class))
+                .withPropertyValues("ragkit.backend.provider=extractive", "ragkit.embedder.provider=named",
+                        "ragkit.embedder.model=ollama:nomic-embed-text", "ragkit.embedder.base-url=http://127.0.0.1:9")
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(Embedder.class);
+                    assertThat(context.getBean(Embedder.class).name()).isEqualTo("ollama:nomic-embed-text");
+                });
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RagKitAutoConfiguration.class))
+                .withPropertyValues("ragkit.backend.provider=extractive", "ragkit.embedder.provider=named",
+                        "ragkit.embedder.model=bge-large")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("ragkit.embedder.model")
+                        .hasStackTraceContaining("no embedder named 'bge-large'"));
+    }
+
+    @Test
     void beansTheApplicationDeclaresReplaceRagKits() {
         InMemoryDocumentStore mine = InMemoryDocumentStore.builder().build();
         runner.withPropertyValues("ragkit.backend.provider=extractive")
