@@ -9,8 +9,11 @@ import dev.langchain4j.data.document.splitter.DocumentSplitters;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.langchain4j.store.embedding.EmbeddingStoreIngestor;
 import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
+import dev.ragkit.ingest.Embedder;
+import dev.ragkit.ingest.Embedders;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
 import dev.ragkit.langchain4j.LangChain4jEmbedder;
@@ -33,6 +36,8 @@ import java.util.Locale;
  * <pre>{@code
  * mvn -B -q -pl benchmarks -am package -DskipTests
  * java -cp benchmarks/target/benchmarks.jar dev.ragkit.benchmarks.IndexingComparison ../shared/datasets/cranfield 1400
+ * # the quantized model, for both libraries
+ * java -cp benchmarks/target/benchmarks.jar dev.ragkit.benchmarks.IndexingComparison ../shared/datasets/cranfield 1400 q
  * }</pre>
  */
 public final class IndexingComparison {
@@ -40,7 +45,7 @@ public final class IndexingComparison {
     }
 
     /**
-     * @param args the BEIR dataset folder, and how many documents (default all)
+     * @param args the BEIR dataset folder, how many documents (default all), and {@code q} for the quantized model
      * @throws IOException when the files cannot be written
      */
     public static void main(String[] args) throws IOException {
@@ -48,15 +53,23 @@ public final class IndexingComparison {
         int limit = args.length > 1 ? Integer.parseInt(args[1]) : Integer.MAX_VALUE;
         Path folder = Files.createTempDirectory("ragkit-indexing");
         int docs = writeCorpus(dataset.resolve("corpus.jsonl"), folder, limit);
-        EmbeddingModel model = new AllMiniLmL6V2EmbeddingModel();
+        boolean quantized = args.length > 2 && args[2].equals("q");
+        EmbeddingModel model = quantized ? new AllMiniLmL6V2QuantizedEmbeddingModel() : new AllMiniLmL6V2EmbeddingModel();
+        String name = quantized ? "all-minilm-l6-v2-q" : "all-minilm-l6-v2";
+        // RagKit embeds with its own run of the same ONNX and tokenizer files (Embedders.load), LangChain4j with its
+        // model class; the vectors are the same (InProcessEmbedderProviderTest). "lc4j-model" as the fourth argument
+        // gives RagKit LangChain4j's model instance instead, to compare the indexing pipelines alone.
+        boolean sameInstance = args.length > 3 && args[3].equals("lc4j-model");
+        Embedder ragkitEmbedder = sameInstance ? LangChain4jEmbedder.of(model, name, 384) : Embedders.load(name);
+        ragkitEmbedder.embed(List.of("warm up the model"));
         model.embed("warm up the model");
-        System.out.printf(Locale.ROOT, "%d documents from %s, all-MiniLM-L6-v2, %d cores%n", docs, dataset,
+        System.out.printf(Locale.ROOT, "%d documents from %s, %s, %d cores%n", docs, dataset, name,
                 Runtime.getRuntime().availableProcessors());
         for (int round = 1; round <= 3; round++) {
             long t = System.nanoTime();
             IndexReport report;
             try (InMemoryDocumentStore store = InMemoryDocumentStore.builder().build()) {
-                report = Indexer.builder().store(store).embedder(LangChain4jEmbedder.of(model, "all-minilm-l6-v2", 384))
+                report = Indexer.builder().store(store).embedder(ragkitEmbedder)
                         .tenant("bench").build().index(folder);
             }
             double ragkit = (System.nanoTime() - t) / 1e9;

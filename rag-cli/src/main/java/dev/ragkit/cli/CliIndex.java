@@ -35,6 +35,8 @@ import org.jspecify.annotations.Nullable;
 final class CliIndex implements AutoCloseable {
     static final String LUCENE_DEFAULT = ".ragkit/index";
     static final String SNAPSHOT_DEFAULT = ".ragkit/index.bin";
+    /** What made the vectors of an index that records no embedder: the only model the CLI had before 0.1.0. */
+    static final String LEGACY_EMBEDDER = "all-minilm-l6-v2";
     /** How long a second {@code ragkit index} waits for the first to finish. */
     static final Duration WRITE_WAIT = Duration.ofMinutes(30);
 
@@ -248,8 +250,8 @@ final class CliIndex implements AutoCloseable {
             }
         }
         InMemoryDocumentStore snapshot = IndexFile.openExisting(location.path());
-        return new CliIndex(location, snapshot, embedderOf(location, chosen, snapshot.embedder()), null, null, false,
-                context);
+        String recorded = snapshot.embedder() != null ? snapshot.embedder() : LEGACY_EMBEDDER;
+        return new CliIndex(location, snapshot, embedderOf(location, chosen, recorded), null, null, false, context);
     }
 
     /**

@@ -46,7 +46,7 @@ final class EvalCommand extends CliCommand {
     @Option(names = "--split", description = "the qrels split (default: ${DEFAULT-VALUE})")
     String split = BeirDataset.DEFAULT_SPLIT;
 
-    @Option(names = "--embedder", description = "the embedder: all-minilm-l6-v2 (default), all-minilm-l6-v2-q, "
+    @Option(names = "--embedder", description = "the embedder: all-minilm-l6-v2-q (default), all-minilm-l6-v2, "
             + "bge-small-en-v1.5, bge-small-en-v1.5-q or ollama:<model> (default: RAG_EMBEDDER, else "
             + Embedders.DEFAULT + ")")
     String embedderName;

@@ -55,9 +55,9 @@ final class HealthCommand extends CliCommand {
         long start = System.nanoTime();
         try (CliIndex opened = CliIndex.forReading(context, location, null)) {
             Map<String, Integer> perTenant = opened.documentCounts();
-            context.out.printf(Locale.ROOT, "store:   ready, %s, %d documents %s (opened in %.0f ms)%n",
+            context.out.printf(Locale.ROOT, "store:   ready, %s, %d documents %s, embedder %s (opened in %.0f ms)%n",
                     location.describe(), perTenant.values().stream().mapToInt(Integer::intValue).sum(), perTenant,
-                    (System.nanoTime() - start) / 1e6);
+                    Terminal.line(opened.embedder), (System.nanoTime() - start) / 1e6);
         }
         return backend.reachable() && !backend.modelAvailable() || openai && !backend.reachable() ? RagkitCli.ERROR
                 : RagkitCli.OK;

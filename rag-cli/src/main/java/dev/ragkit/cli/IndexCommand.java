@@ -2,6 +2,7 @@ package dev.ragkit.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.error.RagException;
+import dev.ragkit.ingest.Embedders;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
 import dev.ragkit.ingest.TokenWindowChunker;
@@ -59,9 +60,9 @@ final class IndexCommand extends CliCommand {
             + "(repeatable), e.g. --exclude '**/drafts/**'")
     List<String> exclude = new ArrayList<>();
 
-    @Option(names = "--embedder", description = "the embedder: all-minilm-l6-v2 (default), all-minilm-l6-v2-q, "
+    @Option(names = "--embedder", description = "the embedder: all-minilm-l6-v2-q (default), all-minilm-l6-v2, "
             + "bge-small-en-v1.5, bge-small-en-v1.5-q or ollama:<model>; an existing index keeps the one it was made "
-            + "with (default: RAG_EMBEDDER, else the index's, else all-minilm-l6-v2)")
+            + "with (default: RAG_EMBEDDER, else the index's, else " + Embedders.DEFAULT + ")")
     String embedder;
 
     @Option(names = "--chunk-tokens", description = "the most tokens in one chunk, 16-8192 (default: "

@@ -31,9 +31,10 @@ final class IndexFile {
             if (store.embedder() != null) {
                 return store;               // checked against the chosen one by the caller
             }
-            // A snapshot from before embedders were recorded: it was made by the default model, or the chosen one.
+            // A snapshot from before embedders were recorded: made by the CLI's only model then, or the chosen one.
             store.close();
-            return load(file, InMemoryDocumentStore.builder().embedder(chosen != null ? chosen : Embedders.DEFAULT));
+            return load(file, InMemoryDocumentStore.builder()
+                    .embedder(chosen != null ? chosen : CliIndex.LEGACY_EMBEDDER));
         }
         requireWritableFolder(file);
         return InMemoryDocumentStore.builder().embedder(chosen != null ? chosen : Embedders.DEFAULT).build();

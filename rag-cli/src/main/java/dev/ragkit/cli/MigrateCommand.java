@@ -1,7 +1,6 @@
 package dev.ragkit.cli;
 
 import dev.ragkit.error.RagException;
-import dev.ragkit.ingest.Embedders;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.StoredDocument;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
@@ -39,7 +38,7 @@ final class MigrateCommand extends CliCommand {
         int documents = 0;
         long chunks = 0;
         try (snapshot; CliIndex lucene = CliIndex.forWriting(context, target,
-                snapshot.embedder() != null ? snapshot.embedder() : Embedders.DEFAULT)) {
+                snapshot.embedder() != null ? snapshot.embedder() : CliIndex.LEGACY_EMBEDDER)) {
             if (!lucene.documentCounts().isEmpty()) {
                 throw new RagException("the Lucene index " + target.path() + " holds documents already; migrate into "
                         + "a new folder (--to), or index your folders into it instead");

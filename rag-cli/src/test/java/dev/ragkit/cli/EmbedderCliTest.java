@@ -41,6 +41,7 @@ final class EmbedderCliTest {
         CliRun ask = run("ask", "When does the ferry leave?");
         assertThat(ask.code()).as(ask.err()).isZero();
         assertThat(ask.out()).contains("docs/ferry.md");
+        assertThat(run("health").out()).contains("embedder bge-small-en-v1.5-q");
 
         CliRun other = run("ask", "When does the ferry leave?", "--embedder", "all-minilm-l6-v2-q");
         assertThat(other.code()).isEqualTo(RagkitCli.ERROR);
@@ -61,6 +62,22 @@ final class EmbedderCliTest {
         CliRun mismatch = run("ask", "When does the ferry leave?", "--store", "in-memory", "--embedder",
                 "bge-small-en-v1.5-q");
         assertThat(mismatch.err()).contains("made by 'all-minilm-l6-v2-q'");
+        CliRun ask = run("ask", "When does the ferry leave?", "--store", "in-memory");
+        assertThat(ask.code()).as(ask.err()).isZero();
+        assertThat(ask.out()).contains("docs/ferry.md");
+    }
+
+    @Test
+    void aSnapshotThatRecordsNoEmbedderIsTakenAsMadeByTheOldDefault() throws IOException {
+        java.nio.file.Files.createDirectories(cwd.resolve(".ragkit"));
+        try (var store = dev.ragkit.store.inmemory.InMemoryDocumentStore.builder().build()) {
+            dev.ragkit.ingest.Indexer.builder().store(store).embedder(dev.ragkit.ingest.Embedders.load(
+                    CliIndex.LEGACY_EMBEDDER)).tenant("default").pathPrefix("docs/").build().index(cwd.resolve("docs"));
+            store.save(cwd.resolve(".ragkit/index.bin"));
+        }
+
+        CliRun health = run("health", "--store", "in-memory");
+        assertThat(health.out()).contains("embedder all-minilm-l6-v2 (").doesNotContain("all-minilm-l6-v2-q");
         CliRun ask = run("ask", "When does the ferry leave?", "--store", "in-memory");
         assertThat(ask.code()).as(ask.err()).isZero();
         assertThat(ask.out()).contains("docs/ferry.md");

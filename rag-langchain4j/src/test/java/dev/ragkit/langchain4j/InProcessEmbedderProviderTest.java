@@ -7,6 +7,9 @@ import dev.ragkit.ingest.Embedder;
 import dev.ragkit.ingest.Embedders;
 import java.util.List;
 import java.util.Map;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
@@ -45,18 +48,54 @@ final class InProcessEmbedderProviderTest {
     void miniLm_ignoresEverythingAfter128WordPieces_whileBgeReadsIt() {
         Embedder miniLm = Embedders.load("all-minilm-l6-v2");
         Embedder bge = Embedders.load("bge-small-en-v1.5-q");
+        // LangChain4j's own model class on the same files: it cuts there too (its tokenizer file says 128).
+        Embedder langChain4j = LangChain4jEmbedder.of(new AllMiniLmL6V2EmbeddingModel(), "lc4j", 384);
 
         float[][] mini = miniLm.embed(List.of(LONG, LONG + TAIL));
         float[][] big = bge.embed(List.of(LONG, LONG + TAIL));
+        float[][] theirs = langChain4j.embed(List.of(LONG, LONG + TAIL));
 
         // The tail starts past the 128th word piece: MiniLM as LangChain4j packages it never sees it.
         assertThat(cosine(mini[0], mini[1])).isCloseTo(1.0, Offset.offset(1e-6));
+        assertThat(cosine(theirs[0], theirs[1])).isCloseTo(1.0, Offset.offset(1e-6));
         assertThat(cosine(big[0], big[1])).isLessThan(0.9999);
     }
 
     @Test
+    void onnxEmbedder_givesLangChain4jsVectorsForTheSameFiles_inOrder_onEveryThread() {
+        List<String> texts = new java.util.ArrayList<>();
+        for (int i = 0; i < 24; i++) {
+            texts.add("Sentence " + i + " about ferries, harbours and the weather on day " + (i * 7) + ".");
+        }
+        texts.add(LONG);
+        OnnxEmbedder mini = new InProcessEmbedderProvider().create("all-minilm-l6-v2-q", Map.of());
+        OnnxEmbedder bge = new InProcessEmbedderProvider().create("bge-small-en-v1.5-q", Map.of());
+        List<dev.langchain4j.data.segment.TextSegment> segments = texts.stream()
+                .map(dev.langchain4j.data.segment.TextSegment::from).toList();
+
+        float[][] ours = mini.embed(texts);
+        float[][] oursBge = bge.embed(texts);
+        var theirs = new AllMiniLmL6V2QuantizedEmbeddingModel().embedAll(segments).content();
+        var theirsBge = new BgeSmallEnV15QuantizedEmbeddingModel().embedAll(segments).content();
+
+        assertThat(mini.threads()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        for (int i = 0; i < texts.size(); i++) {
+            assertThat(cosine(ours[i], theirs.get(i).vector())).as("MiniLM text %d", i)
+                    .isCloseTo(1.0, Offset.offset(1e-5));
+            assertThat(cosine(oursBge[i], theirsBge.get(i).vector())).as("bge text %d", i)
+                    .isCloseTo(1.0, Offset.offset(1e-5));
+            assertThat(cosine(ours[i], ours[i])).isCloseTo(1.0, Offset.offset(1e-5)); // unit length
+            assertThat(ours[i]).containsExactly(mini.embed(List.of(texts.get(i)))[0]);
+        }
+        assertThatThrownBy(() -> mini.embed(List.of("fine", " "))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("text 1 of 2 is blank");
+        mini.close();
+        bge.close();
+    }
+
+    @Test
     void bge_putsItsInstructionBeforeQueriesOnly() {
-        LangChain4jEmbedder bge = new InProcessEmbedderProvider().create("bge-small-en-v1.5-q", Map.of());
+        OnnxEmbedder bge = new InProcessEmbedderProvider().create("bge-small-en-v1.5-q", Map.of());
         String query = "when does the ferry leave";
 
         float[] asQuery = bge.embedQueries(List.of(query))[0];
@@ -65,7 +104,7 @@ final class InProcessEmbedderProviderTest {
         assertThat(asQuery).containsExactly(bge.embed(List.of(InProcessEmbedderProvider.BGE_QUERY_INSTRUCTION
                 + query))[0]);
         assertThat(cosine(asQuery, bge.embed(List.of(query))[0])).isLessThan(0.999);
-        LangChain4jEmbedder miniLm = new InProcessEmbedderProvider().create("all-minilm-l6-v2-q", Map.of());
+        OnnxEmbedder miniLm = new InProcessEmbedderProvider().create("all-minilm-l6-v2-q", Map.of());
         assertThat(miniLm.embedQueries(List.of(query))[0]).containsExactly(miniLm.embed(List.of(query))[0]);
     }
 
@@ -83,7 +122,13 @@ final class InProcessEmbedderProviderTest {
 
     @Test
     void withQueryInstructionAndInputLimit_rejectBadValues() {
-        LangChain4jEmbedder miniLm = new InProcessEmbedderProvider().create("all-minilm-l6-v2-q", Map.of());
+        LangChain4jEmbedder miniLm = LangChain4jEmbedder.of(new AllMiniLmL6V2QuantizedEmbeddingModel(), "q", 384);
+        String query = "when does the ferry leave";
+
+        LangChain4jEmbedder instructed = miniLm.withQueryInstruction("query: ");
+        assertThat(instructed.embedQueries(List.of(query))[0])
+                .containsExactly(miniLm.embed(List.of("query: " + query))[0]);
+        assertThat(instructed.queryInstruction()).isEqualTo("query: ");
 
         assertThatThrownBy(() -> miniLm.withQueryInstruction(" ")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> miniLm.withInputLimit(0, String::length))

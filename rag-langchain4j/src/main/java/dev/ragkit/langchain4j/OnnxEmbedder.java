@@ -1,0 +1,307 @@
+package dev.ragkit.langchain4j;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OnnxValue;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import dev.ragkit.error.RagException;
+import dev.ragkit.ingest.Embedder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.LongBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToIntFunction;
+
+/**
+ * An in-process embedding model run by RagKit on the model and tokenizer files LangChain4j publishes: ONNX Runtime,
+ * one text per run with one thread each, as many runs at once as there are cores. LangChain4j runs the same files
+ * one text per task too, but each run with ONNX Runtime's default of a thread per core, so on a small machine the
+ * runs' threads compete for the cores; one thread per run is 1.3–1.5× faster here and gives the same vectors
+ * (cosine 1.00000 on Cranfield and SciFact texts). See docs/design-notes.md.
+ *
+ * <p>Each text is cut to {@link #maxInputTokens()} word pieces (what the model reads; the indexer reports longer
+ * chunks), pooled (mean of the tokens or the first token, as the model was trained) and scaled to length 1. Created
+ * by {@link InProcessEmbedderProvider}. Thread-safe; {@link #close()} frees the model.
+ */
+public final class OnnxEmbedder implements Embedder, AutoCloseable {
+
+    /** How a model turns its token vectors into one. */
+    enum Pooling {
+        /** The mean of the token vectors (sentence-transformers models such as all-MiniLM-L6-v2). */
+        MEAN,
+        /** The first ([CLS]) token's vector (bge). */
+        CLS
+    }
+
+    private final String name;
+    private final int dimension;
+    private final int maxTokens;
+    private final String queryInstruction;
+    private final Pooling pooling;
+    private final OrtEnvironment environment;
+    private final OrtSession session;
+    private final HuggingFaceTokenizer tokenizer;
+    private final ToIntFunction<String> counter;
+    private final boolean typeIds;
+    private final int threads;
+    private final ExecutorService workers;
+
+    private OnnxEmbedder(String name, int dimension, int maxTokens, String queryInstruction, Pooling pooling,
+            OrtSession session, HuggingFaceTokenizer tokenizer, ToIntFunction<String> counter, int threads) {
+        this.name = name;
+        this.dimension = dimension;
+        this.maxTokens = maxTokens;
+        this.queryInstruction = queryInstruction;
+        this.pooling = pooling;
+        this.environment = OrtEnvironment.getEnvironment();
+        this.session = session;
+        this.tokenizer = tokenizer;
+        this.counter = counter;
+        this.typeIds = session.getInputNames().contains("token_type_ids");
+        this.threads = threads;
+        this.workers = Executors.newFixedThreadPool(Math.max(1, threads - 1), r -> {
+            Thread t = new Thread(r, "ragkit-embed-" + name);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Loads a model from resources on the class path.
+     *
+     * @param name             the embedder's name
+     * @param owner            a class of the artifact holding the files (its class loader finds them)
+     * @param model            the ONNX file's resource, e.g. {@code /all-minilm-l6-v2.onnx}
+     * @param tokenizerFile    the tokenizer file's resource
+     * @param pooling          how the model pools
+     * @param maxTokens        the most word pieces it reads, special tokens included
+     * @param dimension        its vector length
+     * @param queryInstruction what goes before queries, empty for nothing
+     * @param threads          how many texts to embed at once
+     * @return the embedder
+     * @throws IllegalStateException when a file is missing or the model cannot be loaded
+     */
+    static OnnxEmbedder load(String name, ClassLoader owner, String model, String tokenizerFile, Pooling pooling,
+            int maxTokens, int dimension, String queryInstruction, int threads) {
+        byte[] bytes = read(owner, model);
+        OrtSession session;
+        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+            options.setIntraOpNumThreads(1);
+            options.setInterOpNumThreads(1);
+            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+            session = OrtEnvironment.getEnvironment().createSession(bytes, options);
+        } catch (OrtException e) {
+            throw new IllegalStateException("cannot load the ONNX model " + model + " of " + name + ": "
+                    + e.getMessage(), e);
+        }
+        byte[] vocabulary = read(owner, tokenizerFile);
+        HuggingFaceTokenizer cutting = tokenizer(vocabulary, Map.of("padding", "false", "truncation", "true",
+                "maxLength", Integer.toString(maxTokens), "addSpecialTokens", "true"));
+        HuggingFaceTokenizer whole = tokenizer(vocabulary, Map.of("padding", "false", "truncation", "false",
+                "addSpecialTokens", "true"));
+        return new OnnxEmbedder(name, dimension, maxTokens, queryInstruction, pooling, session, cutting,
+                text -> whole.encode(text).getIds().length, threads);
+    }
+
+    private static byte[] read(ClassLoader owner, String resource) {
+        String path = resource.startsWith("/") ? resource.substring(1) : resource;
+        try (InputStream in = owner.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("missing " + resource + " on the class path");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + resource + ": " + e, e);
+        }
+    }
+
+    private static HuggingFaceTokenizer tokenizer(byte[] file, Map<String, String> options) {
+        try (InputStream in = new java.io.ByteArrayInputStream(file)) {
+            return HuggingFaceTokenizer.newInstance(in, options);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the tokenizer: " + e, e);
+        }
+    }
+
+    @Override
+    public float[][] embed(List<String> texts) {
+        return run(checked(texts, "text"), "");
+    }
+
+    /**
+     * Embeds queries after the model's query instruction, when it has one.
+     *
+     * @param queries the queries, not empty
+     * @return one vector per query
+     */
+    @Override
+    public float[][] embedQueries(List<String> queries) {
+        return run(checked(queries, "query"), queryInstruction);
+    }
+
+    private static List<String> checked(List<String> texts, String what) {
+        Objects.requireNonNull(texts, what + "s");
+        if (texts.isEmpty()) {
+            throw new IllegalArgumentException(what + "s must not be empty");
+        }
+        for (int i = 0; i < texts.size(); i++) {
+            String text = Objects.requireNonNull(texts.get(i), what);
+            if (text.isBlank()) {
+                throw new IllegalArgumentException(what + " " + i + " of " + texts.size() + " is blank; leave it out");
+            }
+        }
+        return texts;
+    }
+
+    private float[][] run(List<String> texts, String prefix) {
+        float[][] out = new float[texts.size()][];
+        AtomicInteger next = new AtomicInteger();
+        Runnable work = () -> {
+            for (int i = next.getAndIncrement(); i < out.length; i = next.getAndIncrement()) {
+                out[i] = embedOne(prefix + texts.get(i));
+            }
+        };
+        List<Future<?>> helpers = new ArrayList<>();
+        for (int t = 1; t < Math.min(threads, texts.size()); t++) {
+            helpers.add(workers.submit(work));
+        }
+        RuntimeException failure = null;
+        try {
+            work.run();
+        } catch (RuntimeException e) {
+            failure = e;
+            next.set(out.length);                               // the helpers stop after their current text
+        }
+        for (Future<?> helper : helpers) {
+            try {
+                helper.get();
+            } catch (ExecutionException e) {
+                if (failure == null) {
+                    failure = e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause()
+                            : new RagException("embedding with " + name + " failed: " + e.getCause(), e.getCause());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RagException("interrupted while embedding with " + name, e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return out;
+    }
+
+    private float[] embedOne(String text) {
+        Encoding encoding = tokenizer.encode(text);
+        long[] ids = encoding.getIds();
+        long[] mask = new long[ids.length];
+        java.util.Arrays.fill(mask, 1L);
+        long[] shape = {1, ids.length};
+        Map<String, OnnxTensor> inputs = new HashMap<>();
+        try {
+            inputs.put("input_ids", OnnxTensor.createTensor(environment, LongBuffer.wrap(ids), shape));
+            inputs.put("attention_mask", OnnxTensor.createTensor(environment, LongBuffer.wrap(mask), shape));
+            if (typeIds) {
+                inputs.put("token_type_ids", OnnxTensor.createTensor(environment,
+                        LongBuffer.wrap(new long[ids.length]), shape));
+            }
+            try (OrtSession.Result result = session.run(inputs)) {
+                OnnxValue value = result.get(0);
+                float[][] tokens = ((float[][][]) value.getValue())[0];
+                return pool(tokens);
+            }
+        } catch (OrtException e) {
+            throw new RagException("embedding a text with " + name + " failed: " + e.getMessage(), e);
+        } finally {
+            inputs.values().forEach(OnnxTensor::close);
+        }
+    }
+
+    private float[] pool(float[][] tokens) {
+        float[] vector = new float[dimension];
+        if (tokens.length == 0 || tokens[0].length != dimension) {
+            throw new RagException(name + " returned token vectors of dimension "
+                    + (tokens.length == 0 ? 0 : tokens[0].length) + ", not " + dimension);
+        }
+        if (pooling == Pooling.CLS) {
+            System.arraycopy(tokens[0], 0, vector, 0, dimension);
+        } else {
+            for (float[] token : tokens) {
+                for (int d = 0; d < dimension; d++) {
+                    vector[d] += token[d];
+                }
+            }
+        }
+        double norm = 0;
+        for (float v : vector) {
+            norm += (double) v * v;
+        }
+        norm = Math.sqrt(norm);
+        if (!(norm > 0) || !Double.isFinite(norm)) {
+            throw new RagException(name + " returned a vector without a direction (norm " + norm + ")");
+        }
+        for (int d = 0; d < dimension; d++) {
+            vector[d] = (float) (vector[d] / norm);
+        }
+        return vector;
+    }
+
+    @Override
+    public int dimension() {
+        return dimension;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public int maxInputTokens() {
+        return maxTokens;
+    }
+
+    @Override
+    public int inputTokens(String text) {
+        return counter.applyAsInt(Objects.requireNonNull(text, "text"));
+    }
+
+    /** @return the text put before queries, empty for none */
+    public String queryInstruction() {
+        return queryInstruction;
+    }
+
+    /** @return how many texts are embedded at once */
+    public int threads() {
+        return threads;
+    }
+
+    /** Frees the model and the worker threads. */
+    @Override
+    public void close() {
+        workers.shutdownNow();
+        try {
+            session.close();
+        } catch (OrtException e) {
+            throw new RagException("cannot close the ONNX session of " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "OnnxEmbedder[" + name + ", dimension " + dimension + ", reads " + maxTokens + " tokens, " + threads
+                + " threads" + (queryInstruction.isEmpty() ? "" : ", query instruction") + "]";
+    }
+}
