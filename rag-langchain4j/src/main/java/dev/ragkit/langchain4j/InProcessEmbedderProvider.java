@@ -23,8 +23,7 @@ import java.util.Objects;
  *
  * <p>All have 384 dimensions. The models run as {@link OnnxEmbedder}s on the ONNX and tokenizer files of those
  * artifacts: the same vectors as LangChain4j's own model classes (which also read 128 word pieces of all-MiniLM-L6-v2:
- * the tokenizer file LangChain4j ships cuts there), faster on few cores. Over 512 word pieces, bge is cut where
- * LangChain4j would average parts. Each embedder reports its limit and counts with the model's own tokenizer, so the
+ * the tokenizer file LangChain4j ships cuts there, and 512 of bge), faster on few cores. Each embedder reports its limit and counts with the model's own tokenizer, so the
  * indexer can say how many chunks the model does not read whole. The model artifacts are optional dependencies of
  * {@code rag-langchain4j}: add the ones you use. No settings.
  */
