@@ -149,19 +149,7 @@ public final class LangChain4jEmbedder implements Embedder {
 
     @Override
     public float[][] embed(List<String> texts) {
-        Objects.requireNonNull(texts, "texts");
-        if (texts.isEmpty()) {
-            throw new IllegalArgumentException("texts must not be empty");
-        }
-        List<TextSegment> segments = new ArrayList<>(texts.size());
-        for (int i = 0; i < texts.size(); i++) {
-            String text = Objects.requireNonNull(texts.get(i), "text");
-            if (text.isBlank()) {
-                throw new IllegalArgumentException("text " + i + " of " + texts.size()
-                        + " is blank; LangChain4j embedding models reject blank texts, so leave it out");
-            }
-            segments.add(TextSegment.from(text));
-        }
+        List<TextSegment> segments = EmbedderInputs.require(texts, "text").stream().map(TextSegment::from).toList();
         Response<List<Embedding>> response;
         try {
             response = model.embedAll(segments);
@@ -180,19 +168,8 @@ public final class LangChain4jEmbedder implements Embedder {
      */
     @Override
     public float[][] embedQueries(List<String> queries) {
-        Objects.requireNonNull(queries, "queries");
-        if (queryInstruction.isEmpty()) {
-            return embed(queries);
-        }
-        List<String> instructed = new ArrayList<>(queries.size());
-        for (int i = 0; i < queries.size(); i++) {
-            String query = Objects.requireNonNull(queries.get(i), "query");
-            if (query.isBlank()) {
-                throw new IllegalArgumentException("query " + i + " of " + queries.size() + " is blank");
-            }
-            instructed.add(queryInstruction + query);
-        }
-        return embed(instructed);
+        EmbedderInputs.require(queries, "query");
+        return embed(queryInstruction.isEmpty() ? queries : queries.stream().map(q -> queryInstruction + q).toList());
     }
 
     @Override

@@ -137,7 +137,7 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
 
     @Override
     public float[][] embed(List<String> texts) {
-        return run(checked(texts, "text"), "");
+        return run(EmbedderInputs.require(texts, "text"), "");
     }
 
     /**
@@ -148,21 +148,7 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
      */
     @Override
     public float[][] embedQueries(List<String> queries) {
-        return run(checked(queries, "query"), queryInstruction);
-    }
-
-    private static List<String> checked(List<String> texts, String what) {
-        Objects.requireNonNull(texts, what + "s");
-        if (texts.isEmpty()) {
-            throw new IllegalArgumentException(what + "s must not be empty");
-        }
-        for (int i = 0; i < texts.size(); i++) {
-            String text = Objects.requireNonNull(texts.get(i), what);
-            if (text.isBlank()) {
-                throw new IllegalArgumentException(what + " " + i + " of " + texts.size() + " is blank; leave it out");
-            }
-        }
-        return texts;
+        return run(EmbedderInputs.require(queries, "query"), queryInstruction);
     }
 
     private float[][] run(List<String> texts, String prefix) {
