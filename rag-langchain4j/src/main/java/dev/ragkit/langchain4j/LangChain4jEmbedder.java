@@ -6,7 +6,6 @@ import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.output.Response;
 import dev.ragkit.error.RagException;
 import dev.ragkit.ingest.Embedder;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.ToIntFunction;
