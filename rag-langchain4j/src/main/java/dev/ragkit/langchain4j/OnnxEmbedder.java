@@ -28,8 +28,8 @@ import java.util.function.ToIntFunction;
  * An in-process embedding model run by RagKit on the model and tokenizer files LangChain4j publishes: ONNX Runtime,
  * one text per run with one thread each, as many runs at once as there are cores. LangChain4j runs the same files
  * one text per task too, but each run with ONNX Runtime's default of a thread per core, so on a small machine the
- * runs' threads compete for the cores; one thread per run is 1.3–1.5× faster here and gives the same vectors
- * (cosine 1.00000 on Cranfield and SciFact texts). See docs/design-notes.md.
+ * runs' threads compete for the cores; one thread per run embeds 1.5–2.2× as fast on 2 cores and gives the same
+ * vectors (cosine 1.00000 on SciFact texts). See docs/design-notes.md and docs/embedders.md.
  *
  * <p>Each text is cut to {@link #maxInputTokens()} word pieces (what the model reads; the indexer reports longer
  * chunks), pooled (mean of the tokens or the first token, as the model was trained) and scaled to length 1. Created
