@@ -45,6 +45,8 @@ final class LuceneIndex implements AutoCloseable {
     static final String KEY_FORMAT = "ragkit.format";
     static final String KEY_DIMENSION = "ragkit.dimension";
     static final String KEY_EMBEDDER = "ragkit.embedder";
+    /** How long an open waits at least for another writer's first commit (see {@code awaitCreation}). */
+    static final long CREATION_WAIT_MILLIS = 2_000;
     static final String KEY_ANALYZER = "ragkit.analyzer";
     /** Written next to the lock while a writer holds it, so that a second writer can name the holder. */
     static final String HOLDER_FILE = "ragkit-writer.txt";
@@ -85,7 +87,7 @@ final class LuceneIndex implements AutoCloseable {
                 Files.createDirectories(dir);
             }
             directory = FSDirectory.open(dir);
-            boolean exists = DirectoryReader.indexExists(directory);
+            boolean exists = DirectoryReader.indexExists(directory) || awaitCreation(dir, directory, lockWaitMillis);
             if (!exists) {
                 refuseForeignFiles(dir, readOnly);
             }
@@ -197,6 +199,40 @@ final class LuceneIndex implements AutoCloseable {
             Files.deleteIfExists(dir.resolve(HOLDER_FILE));
         } catch (IOException e) {
             // a stale holder file is harmless: it is only read when the lock is taken
+        }
+    }
+
+    /**
+     * Whether an index appears while another writer is creating it: a directory with no commit yet but Lucene's
+     * {@code pending_segments_N} is mid-way through its first commit (a few milliseconds). Waits for it up to the lock
+     * wait, and at least {@value #CREATION_WAIT_MILLIS} ms, so that a second process neither mistakes it for foreign
+     * files nor for no index.
+     *
+     * @return whether an index exists now
+     */
+    private static boolean awaitCreation(Path dir, Directory directory, long lockWaitMillis) throws IOException {
+        long deadline = System.nanoTime() + Math.max(lockWaitMillis, CREATION_WAIT_MILLIS) * 1_000_000L;
+        while (creating(dir) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreException("interrupted while waiting for another writer to create the index at " + dir,
+                        e, true);
+            }
+            if (DirectoryReader.indexExists(directory)) {
+                return true;
+            }
+        }
+        return DirectoryReader.indexExists(directory);
+    }
+
+    private static boolean creating(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return false;
+        }
+        try (var files = Files.list(dir)) {
+            return files.anyMatch(p -> p.getFileName().toString().startsWith("pending_segments"));
         }
     }
 

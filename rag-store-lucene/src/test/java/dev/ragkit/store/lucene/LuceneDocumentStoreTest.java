@@ -96,6 +96,34 @@ final class LuceneDocumentStoreTest {
     }
 
     @Test
+    void open_whileAnotherWriterMakesTheFirstCommit_waitsForItInsteadOfCallingItForeign() throws Exception {
+        // The moment a second writer sees while the first is in its first commit: only pending_segments_1.
+        Path dir = Files.createDirectories(tmp.resolve("racing"));
+        Files.writeString(dir.resolve("pending_segments_1"), "");
+        Thread first = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+                Files.delete(dir.resolve("pending_segments_1"));
+                at("racing").embedder("e").build().close();        // the first writer's commit lands
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        first.start();
+
+        try (LuceneDocumentStore second = at("racing").embedder("e").lockWait(java.time.Duration.ofSeconds(10))
+                .build()) {
+            assertThat(second.info().embedder()).isEqualTo("e");
+        }
+        first.join();
+        // A stale pending file alone (no writer behind it) is still refused after the short wait.
+        Path stale = Files.createDirectories(tmp.resolve("stale"));
+        Files.writeString(stale.resolve("pending_segments_1"), "");
+        assertThatThrownBy(() -> at("stale").build()).isInstanceOf(StoreException.class)
+                .hasMessageContaining("pending_segments_1");
+    }
+
+    @Test
     void open_directoryWithOtherFiles_refusesAndLeavesThemAlone() throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("notes"));
         Files.writeString(dir.resolve("todo.txt"), "keep me");
