@@ -7,6 +7,7 @@ import dev.ragkit.eval.RetrievalEvaluator;
 import dev.ragkit.ingest.CachingEmbedder;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.ingest.Embedders;
+import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import java.util.ArrayList;
@@ -89,15 +90,10 @@ final class EvalCommand extends CliCommand {
 
     /** Says how many documents the model does not read whole (they are embedded whole, as one text each). */
     private void printOverLimit(BeirDataset dataset, Embedder embedder) {
-        int over = 0;
-        int longest = 0;
-        for (BeirDataset.CorpusDocument doc : dataset.corpus().values()) {
-            int tokens = embedder.inputTokens(doc.title().isBlank() ? doc.text() : doc.title() + "\n" + doc.text());
-            longest = Math.max(longest, tokens);
-            over += tokens > embedder.maxInputTokens() ? 1 : 0;
-        }
+        IndexReport.InputLimit input = IndexReport.InputLimit.measure(embedder, dataset.corpus().values().stream()
+                .map(BeirDataset.CorpusDocument::fullText).toList());
         context.out.printf(Locale.ROOT, "input       %d of %d documents over the model's %d tokens (longest %d)%n",
-                over, dataset.corpus().size(), embedder.maxInputTokens(), longest);
+                input.chunksOver(), dataset.corpus().size(), input.maxTokens(), input.longest());
     }
 
     EvalCommand(CliContext context) {

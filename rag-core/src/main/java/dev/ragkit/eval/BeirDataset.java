@@ -54,6 +54,11 @@ public final class BeirDataset {
             Objects.requireNonNull(title, "title");
             Objects.requireNonNull(text, "text");
         }
+
+        /** @return what is indexed of the document: its title, a line break and its text (the text alone without one) */
+        public String fullText() {
+            return title.isBlank() ? text : title + "\n" + text;
+        }
     }
 
     /**

@@ -115,7 +115,7 @@ public final class RetrievalEvaluator {
             List<BeirDataset.CorpusDocument> batch = docs.subList(from, Math.min(docs.size(), from + EMBED_BATCH));
             List<String> texts = new ArrayList<>(batch.size());
             for (BeirDataset.CorpusDocument doc : batch) {
-                texts.add(doc.title().isBlank() ? doc.text() : doc.title() + "\n" + doc.text());
+                texts.add(doc.fullText());
             }
             float[][] vectors = embedder.embed(texts);
             if (vectors.length != batch.size()) {

@@ -79,6 +79,35 @@ public record IndexReport(
         }
 
         /**
+         * Measures texts against what {@code embedder} reads, with its own tokenizer.
+         *
+         * @param embedder the embedder
+         * @param texts    the texts (chunks, or whole documents)
+         * @return how many are longer and the longest; nothing is counted when the embedder names no limit
+         */
+        public static InputLimit measure(Embedder embedder, Iterable<String> texts) {
+            int limit = Math.max(0, embedder.maxInputTokens());
+            long over = 0;
+            int longest = 0;
+            if (limit > 0) {
+                for (String text : texts) {
+                    int tokens = embedder.inputTokens(text);
+                    longest = Math.max(longest, tokens);
+                    over += tokens > limit ? 1 : 0;
+                }
+            }
+            return new InputLimit(embedder.name(), limit, over, longest);
+        }
+
+        /**
+         * @param other a measurement with the same embedder
+         * @return both together
+         */
+        public InputLimit plus(InputLimit other) {
+            return new InputLimit(embedder, maxTokens, chunksOver + other.chunksOver, Math.max(longest, other.longest));
+        }
+
+        /**
          * @param chunks the chunks stored in the run
          * @return one sentence for people: how many chunks the model does not read whole, and what to do
          */

@@ -29,13 +29,13 @@ final class IndexRun {
     long linksDropped;
     long linksBroken;
     /** Chunks longer than the embedder reads, and the longest chunk, in the embedder's own tokens. */
-    long overInputLimit;
-    int longestInput;
+    private IndexReport.InputLimit input;
 
     IndexRun(FolderScanner.Scan scan, IndexListener listener, Embedder embedder) {
         this.scan = scan;
         this.listener = listener;
         this.embedder = embedder;
+        this.input = IndexReport.InputLimit.measure(embedder, List.of());
     }
 
     void indexed(String path, String type, DocumentIngestor.Ingested ingested, int broken) {
@@ -44,14 +44,8 @@ final class IndexRun {
         tokens += ingested.tokens();
         linksDropped += ingested.parsed().droppedLinks();
         linksBroken += broken;
-        int limit = embedder.maxInputTokens();
-        if (limit > 0) {
-            for (StoredChunk chunk : ingested.chunks()) {
-                int tokens = embedder.inputTokens(chunk.text());
-                longestInput = Math.max(longestInput, tokens);
-                overInputLimit += tokens > limit ? 1 : 0;
-            }
-        }
+        input = input.plus(IndexReport.InputLimit.measure(embedder,
+                ingested.chunks().stream().map(StoredChunk::text).toList()));
         count(type, 0);
         listener.onFileDone(path, ingested.chunks().size(), ingested.tokens());
     }
@@ -90,8 +84,6 @@ final class IndexRun {
         failed.sort(Comparator.comparing(IndexReport.FailedFile::path));
         Map<String, IndexReport.TypeCounts> counts = new HashMap<>();
         types.forEach((type, c) -> counts.put(type, new IndexReport.TypeCounts(c[0], c[1], c[2], c[3])));
-        IndexReport.InputLimit input = new IndexReport.InputLimit(embedder.name(),
-                Math.max(0, embedder.maxInputTokens()), overInputLimit, longestInput);
         if (input.chunksOver() > 0) {
             LOG.warn("{}", input.describe(chunks));
         }

@@ -11,6 +11,7 @@ import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2Embedding
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
 import org.assertj.core.data.Offset;
+import static dev.ragkit.store.tck.DocumentStoreContract.cosine;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -134,17 +135,5 @@ final class InProcessEmbedderProviderTest {
         assertThatThrownBy(() -> miniLm.withInputLimit(0, String::length))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(miniLm.withInputLimit(10, String::length).inputTokens("abc")).isEqualTo(3);
-    }
-
-    private static double cosine(float[] a, float[] b) {
-        double dot = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += a[i] * b[i];
-            na += a[i] * a[i];
-            nb += b[i] * b[i];
-        }
-        return dot / Math.sqrt(na * nb);
     }
 }
