@@ -1,6 +1,5 @@
 package dev.ragkit.langchain4j;
 
-import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OnnxValue;
@@ -22,7 +21,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.ToIntFunction;
 
 /**
  * An in-process embedding model run by RagKit on the model and tokenizer files LangChain4j publishes: ONNX Runtime,
@@ -53,13 +51,12 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
     private final OrtEnvironment environment;
     private final OrtSession session;
     private final HuggingFaceTokenizer tokenizer;
-    private final ToIntFunction<String> counter;
     private final boolean typeIds;
     private final int threads;
     private final ExecutorService workers;
 
     private OnnxEmbedder(String name, int dimension, int maxTokens, String queryInstruction, Pooling pooling,
-            OrtSession session, HuggingFaceTokenizer tokenizer, ToIntFunction<String> counter, int threads) {
+            OrtSession session, HuggingFaceTokenizer tokenizer, int threads) {
         this.name = name;
         this.dimension = dimension;
         this.maxTokens = maxTokens;
@@ -68,7 +65,6 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
         this.environment = OrtEnvironment.getEnvironment();
         this.session = session;
         this.tokenizer = tokenizer;
-        this.counter = counter;
         this.typeIds = session.getInputNames().contains("token_type_ids");
         this.threads = threads;
         this.workers = Executors.newFixedThreadPool(Math.max(1, threads - 1), r -> {
@@ -106,13 +102,15 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
             throw new IllegalStateException("cannot load the ONNX model " + model + " of " + name + ": "
                     + e.getMessage(), e);
         }
-        byte[] vocabulary = read(owner, tokenizerFile);
-        HuggingFaceTokenizer cutting = tokenizer(vocabulary, Map.of("padding", "false", "truncation", "true",
-                "maxLength", Integer.toString(maxTokens), "addSpecialTokens", "true"));
-        HuggingFaceTokenizer whole = tokenizer(vocabulary, Map.of("padding", "false", "truncation", "false",
-                "addSpecialTokens", "true"));
-        return new OnnxEmbedder(name, dimension, maxTokens, queryInstruction, pooling, session, cutting,
-                text -> whole.encode(text).getIds().length, threads);
+        // One tokenizer, without the file's own truncation and padding: it counts whole texts, and embedOne cuts.
+        HuggingFaceTokenizer tokenizer;
+        try (InputStream in = new java.io.ByteArrayInputStream(read(owner, tokenizerFile))) {
+            tokenizer = HuggingFaceTokenizer.newInstance(in, Map.of("padding", "false", "truncation", "false",
+                    "addSpecialTokens", "true"));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the tokenizer " + tokenizerFile + ": " + e, e);
+        }
+        return new OnnxEmbedder(name, dimension, maxTokens, queryInstruction, pooling, session, tokenizer, threads);
     }
 
     private static byte[] read(ClassLoader owner, String resource) {
@@ -124,14 +122,6 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
             return in.readAllBytes();
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + resource + ": " + e, e);
-        }
-    }
-
-    private static HuggingFaceTokenizer tokenizer(byte[] file, Map<String, String> options) {
-        try (InputStream in = new java.io.ByteArrayInputStream(file)) {
-            return HuggingFaceTokenizer.newInstance(in, options);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read the tokenizer: " + e, e);
         }
     }
 
@@ -190,8 +180,7 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
     }
 
     private float[] embedOne(String text) {
-        Encoding encoding = tokenizer.encode(text);
-        long[] ids = encoding.getIds();
+        long[] ids = cut(tokenizer.encode(text).getIds());
         long[] mask = new long[ids.length];
         java.util.Arrays.fill(mask, 1L);
         long[] shape = {1, ids.length};
@@ -213,6 +202,16 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
         } finally {
             inputs.values().forEach(OnnxTensor::close);
         }
+    }
+
+    /** The first {@code maxTokens} word pieces, the last of them the closing special token, as truncation keeps. */
+    private long[] cut(long[] ids) {
+        if (ids.length <= maxTokens) {
+            return ids;
+        }
+        long[] cut = java.util.Arrays.copyOf(ids, maxTokens);
+        cut[maxTokens - 1] = ids[ids.length - 1];
+        return cut;
     }
 
     private float[] pool(float[][] tokens) {
@@ -261,7 +260,7 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
 
     @Override
     public int inputTokens(String text) {
-        return counter.applyAsInt(Objects.requireNonNull(text, "text"));
+        return tokenizer.encode(Objects.requireNonNull(text, "text")).getIds().length;
     }
 
     /** @return the text put before queries, empty for none */
