@@ -43,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code RAG_SYSTEM_PROMPT_TOKENS}</td><td>500</td><td>a whole number, at least 0</td>
  *       <td>{@link #systemPromptTokens()}</td></tr>
  *   <tr><td>{@code RAG_MIN_SIMILARITY_SCORE}</td><td>0.3</td><td>a number from 0 to 1</td>
- *       <td>{@link #minSimilarity()}</td></tr>
+ *       <td>{@link #minRelevance()}</td></tr>
  *   <tr><td>{@code RAG_MAX_CHUNKS_PER_DOC}</td><td>3</td><td>a whole number, at least 1</td>
  *       <td>{@link #maxChunksPerDocument()}</td></tr>
  *   <tr><td>{@code RAG_TOTAL_CONTEXT_CHUNKS}</td><td>5</td><td>a whole number, at least 1</td>
@@ -73,7 +73,7 @@ public final class RagConfig {
     public static final String RAG_MAX_RESPONSE_TOKENS = "RAG_MAX_RESPONSE_TOKENS";
     /** Environment variable of {@link #systemPromptTokens()}. */
     public static final String RAG_SYSTEM_PROMPT_TOKENS = "RAG_SYSTEM_PROMPT_TOKENS";
-    /** Environment variable of {@link #minSimilarity()}. */
+    /** Environment variable of {@link #minRelevance()}. */
     public static final String RAG_MIN_SIMILARITY_SCORE = "RAG_MIN_SIMILARITY_SCORE";
     /** Environment variable of {@link #maxChunksPerDocument()}. */
     public static final String RAG_MAX_CHUNKS_PER_DOC = "RAG_MAX_CHUNKS_PER_DOC";
@@ -104,7 +104,7 @@ public final class RagConfig {
     private final int maxHistoryTokens;
     private final int maxResponseTokens;
     private final int systemPromptTokens;
-    private final double minSimilarity;
+    private final double minRelevance;
     private final int maxChunksPerDocument;
     private final int topK;
     private final int candidateCap;
@@ -112,7 +112,7 @@ public final class RagConfig {
 
     private RagConfig(String chatModel, double temperature, int confidenceThreshold, String adminEmail,
             int maxContextTokens, int maxHistoryTokens, int maxResponseTokens, int systemPromptTokens,
-            double minSimilarity, int maxChunksPerDocument, int topK, int candidateCap, double duplicateThreshold) {
+            double minRelevance, int maxChunksPerDocument, int topK, int candidateCap, double duplicateThreshold) {
         this.chatModel = chatModel;
         this.temperature = temperature;
         this.confidenceThreshold = confidenceThreshold;
@@ -121,7 +121,7 @@ public final class RagConfig {
         this.maxHistoryTokens = maxHistoryTokens;
         this.maxResponseTokens = maxResponseTokens;
         this.systemPromptTokens = systemPromptTokens;
-        this.minSimilarity = minSimilarity;
+        this.minRelevance = minRelevance;
         this.maxChunksPerDocument = maxChunksPerDocument;
         this.topK = topK;
         this.candidateCap = candidateCap;
@@ -168,7 +168,7 @@ public final class RagConfig {
         Settings.read(env, RAG_MAX_HISTORY_TOKENS, AT_LEAST_0, v -> b.maxHistoryTokens(Integer.parseInt(v)));
         Settings.read(env, RAG_MAX_RESPONSE_TOKENS, AT_LEAST_1, v -> b.maxResponseTokens(Integer.parseInt(v)));
         Settings.read(env, RAG_SYSTEM_PROMPT_TOKENS, AT_LEAST_0, v -> b.systemPromptTokens(Integer.parseInt(v)));
-        Settings.read(env, RAG_MIN_SIMILARITY_SCORE, UNIT_RULE, v -> b.minSimilarity(Settings.parseNumber(v)));
+        Settings.read(env, RAG_MIN_SIMILARITY_SCORE, UNIT_RULE, v -> b.minRelevance(Settings.parseNumber(v)));
         Settings.read(env, RAG_MAX_CHUNKS_PER_DOC, AT_LEAST_1, v -> b.maxChunksPerDocument(Integer.parseInt(v)));
         Settings.read(env, RAG_TOTAL_CONTEXT_CHUNKS, AT_LEAST_1, v -> b.topK(Integer.parseInt(v)));
         Settings.read(env, RAG_DEDUP_CANDIDATES_CAP, AT_LEAST_1, v -> b.candidateCap(Integer.parseInt(v)));
@@ -197,20 +197,20 @@ public final class RagConfig {
         return new Builder().chatModel(chatModel).temperature(temperature).confidenceThreshold(confidenceThreshold)
                 .adminEmail(adminEmail).maxContextTokens(maxContextTokens).maxHistoryTokens(maxHistoryTokens)
                 .maxResponseTokens(maxResponseTokens).systemPromptTokens(systemPromptTokens)
-                .minSimilarity(minSimilarity).maxChunksPerDocument(maxChunksPerDocument).topK(topK)
+                .minRelevance(minRelevance).maxChunksPerDocument(maxChunksPerDocument).topK(topK)
                 .candidateCap(candidateCap).duplicateThreshold(duplicateThreshold);
     }
 
     /**
      * The {@link RetrievalOptions#chunkQa()} preset with this configuration's retrieval settings, which carry the
-     * same names: {@link #minSimilarity()}, {@link #topK()}, {@link #maxChunksPerDocument()} and
+     * same names: {@link #minRelevance()}, {@link #topK()}, {@link #maxChunksPerDocument()} and
      * {@link #candidateCap()}.
      *
      * @return the retrieval options
      */
     public RetrievalOptions retrievalOptions() {
         return RetrievalOptions.chunkQa().toBuilder()
-                .minSimilarity(minSimilarity)
+                .minRelevance(minRelevance)
                 .topK(topK)
                 .maxChunksPerDocument(maxChunksPerDocument)
                 .candidateCap(candidateCap)
@@ -266,10 +266,10 @@ public final class RagConfig {
 
     /**
      * @return the lowest raw cosine similarity a retrieved chunk may have, 0 to 1; default 0.3 (as
-     *         {@link RetrievalOptions#minSimilarity()})
+     *         {@link RetrievalOptions#minRelevance()})
      */
-    public double minSimilarity() {
-        return minSimilarity;
+    public double minRelevance() {
+        return minRelevance;
     }
 
     /** @return the most chunks kept from one document; default 3 (as {@link RetrievalOptions#maxChunksPerDocument()}) */
@@ -301,7 +301,7 @@ public final class RagConfig {
                 && confidenceThreshold == c.confidenceThreshold && adminEmail.equals(c.adminEmail)
                 && maxContextTokens == c.maxContextTokens && maxHistoryTokens == c.maxHistoryTokens
                 && maxResponseTokens == c.maxResponseTokens && systemPromptTokens == c.systemPromptTokens
-                && Double.compare(minSimilarity, c.minSimilarity) == 0
+                && Double.compare(minRelevance, c.minRelevance) == 0
                 && maxChunksPerDocument == c.maxChunksPerDocument && topK == c.topK
                 && candidateCap == c.candidateCap
                 && Double.compare(duplicateThreshold, c.duplicateThreshold) == 0;
@@ -310,7 +310,7 @@ public final class RagConfig {
     @Override
     public int hashCode() {
         return Objects.hash(chatModel, temperature, confidenceThreshold, adminEmail, maxContextTokens,
-                maxHistoryTokens, maxResponseTokens, systemPromptTokens, minSimilarity, maxChunksPerDocument, topK,
+                maxHistoryTokens, maxResponseTokens, systemPromptTokens, minRelevance, maxChunksPerDocument, topK,
                 candidateCap, duplicateThreshold);
     }
 
@@ -319,7 +319,7 @@ public final class RagConfig {
         return "RagConfig[chatModel=" + chatModel + ", temperature=" + temperature + ", confidenceThreshold="
                 + confidenceThreshold + ", adminEmail=" + adminEmail + ", maxContextTokens=" + maxContextTokens
                 + ", maxHistoryTokens=" + maxHistoryTokens + ", maxResponseTokens=" + maxResponseTokens
-                + ", systemPromptTokens=" + systemPromptTokens + ", minSimilarity=" + minSimilarity
+                + ", systemPromptTokens=" + systemPromptTokens + ", minRelevance=" + minRelevance
                 + ", maxChunksPerDocument=" + maxChunksPerDocument + ", topK=" + topK + ", candidateCap="
                 + candidateCap + ", duplicateThreshold=" + duplicateThreshold + "]";
     }
@@ -337,7 +337,7 @@ public final class RagConfig {
         private @Nullable Integer maxHistoryTokens;
         private @Nullable Integer maxResponseTokens;
         private @Nullable Integer systemPromptTokens;
-        private @Nullable Double minSimilarity;
+        private @Nullable Double minRelevance;
         private @Nullable Integer maxChunksPerDocument;
         private @Nullable Integer topK;
         private @Nullable Integer candidateCap;
@@ -357,7 +357,7 @@ public final class RagConfig {
             b.maxHistoryTokens = maxHistoryTokens;
             b.maxResponseTokens = maxResponseTokens;
             b.systemPromptTokens = systemPromptTokens;
-            b.minSimilarity = minSimilarity;
+            b.minRelevance = minRelevance;
             b.maxChunksPerDocument = maxChunksPerDocument;
             b.topK = topK;
             b.candidateCap = candidateCap;
@@ -465,11 +465,11 @@ public final class RagConfig {
          * @param similarity the lowest raw cosine similarity, from 0 to 1
          * @return this builder
          */
-        public Builder minSimilarity(double similarity) {
+        public Builder minRelevance(double similarity) {
             if (!(similarity >= 0 && similarity <= 1)) {
-                throw rejected("minSimilarity", UNIT_RULE, similarity);
+                throw rejected("minRelevance", UNIT_RULE, similarity);
             }
-            this.minSimilarity = similarity;
+            this.minRelevance = similarity;
             return this;
         }
 
@@ -537,7 +537,7 @@ public final class RagConfig {
                     Settings.layered(maxHistoryTokens, base.maxHistoryTokens),
                     Settings.layered(maxResponseTokens, base.maxResponseTokens),
                     Settings.layered(systemPromptTokens, base.systemPromptTokens),
-                    Settings.layered(minSimilarity, base.minSimilarity),
+                    Settings.layered(minRelevance, base.minRelevance),
                     Settings.layered(maxChunksPerDocument, base.maxChunksPerDocument),
                     Settings.layered(topK, base.topK),
                     Settings.layered(candidateCap, base.candidateCap),

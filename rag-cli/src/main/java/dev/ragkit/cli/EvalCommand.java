@@ -2,6 +2,8 @@ package dev.ragkit.cli;
 
 import dev.ragkit.eval.BeirDataset;
 import dev.ragkit.eval.EvaluationReport;
+import dev.ragkit.eval.QaDataset;
+import dev.ragkit.ingest.TokenWindowChunker;
 import dev.ragkit.eval.Ranker;
 import dev.ragkit.eval.RetrievalEvaluator;
 import dev.ragkit.ingest.CachingEmbedder;
@@ -23,8 +25,11 @@ import picocli.CommandLine.Parameters;
 
 /** {@code ragkit eval <beir-dir>}: retrieval quality and speed on a BEIR-layout dataset. */
 @Command(name = "eval", mixinStandardHelpOptions = true,
-        description = "Measure retrieval on a BEIR-layout dataset (corpus.jsonl, queries.jsonl, qrels/test.tsv) with "
-                + "the default embedder: nDCG@k, Recall@100, MRR@k, documents/s indexed, p50/p95 query latency.")
+        description = {"Measure retrieval on a BEIR-layout dataset (corpus.jsonl, queries.jsonl, qrels/test.tsv): "
+                + "nDCG@k, Recall@100, MRR@k, documents/s indexed, p50/p95 query latency.",
+                "Or measure answers on a question-answering set (documents/, questions.jsonl): a share of the "
+                + "documents is left out of the index; answer-hit, cited-hit, CITE and ROUTE rates for questions "
+                + "about indexed documents, ROUTE rate for questions about left-out ones."})
 final class EvalCommand extends CliCommand {
 
     /** The ranking under test. */
@@ -51,6 +56,23 @@ final class EvalCommand extends CliCommand {
             + "bge-small-en-v1.5, bge-small-en-v1.5-q or ollama:<model> (default: RAG_EMBEDDER, else "
             + Embedders.DEFAULT + ")")
     String embedderName;
+
+    @Option(names = "--leave-out", description = "question-answering sets: the share of documents kept out of the "
+            + "index, in [0, 1) (default: ${DEFAULT-VALUE})")
+    double leaveOut = 1.0 / 6;
+
+    @Option(names = "--chunk-tokens", description = "question-answering sets: the chunk size, as ragkit index "
+            + "--chunk-tokens (default: what ragkit index uses)")
+    Integer chunkTokens;
+
+    @Option(names = "--details", paramLabel = "<file>", description = "question-answering sets: write each "
+            + "question's answer, action, citations and confidence to this file as JSON lines")
+    String details;
+
+    @Option(names = "--signals", paramLabel = "<file>", description = "question-answering sets: write the relevance "
+            + "signals of each question's hits (z, coverage, keyword, holds-answer) to this file as JSON lines, to "
+            + "fit the relevance model again")
+    String signals;
 
     /** The dimension of the constant vectors keyword mode stores. */
     private static final int CONSTANT_DIMENSION = 8;
@@ -88,6 +110,29 @@ final class EvalCommand extends CliCommand {
         }
     }
 
+    /** Measures answers on a question-answering set. */
+    private Integer answers(java.nio.file.Path folder) throws java.io.IOException {
+        if (!(leaveOut >= 0 && leaveOut < 1)) {
+            throw new UsageException("--leave-out must be a share from 0 (inclusive) to 1 (exclusive), got " + leaveOut);
+        }
+        int tokens = chunkTokens != null ? chunkTokens : TokenWindowChunker.DEFAULT_MAX_TOKENS;
+        if (tokens < 16 || tokens > 8192) {
+            throw new UsageException("--chunk-tokens must be a whole number from 16 to 8192, got " + tokens);
+        }
+        QaDataset dataset;
+        try {
+            dataset = QaDataset.load(folder);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        String name = context.chosenEmbedder(embedderName);
+        name = name == null ? Embedders.DEFAULT : name;
+        new AnswerEval(context).run(dataset, context.embedder(name), name, tokens, leaveOut,
+                details == null ? null : java.nio.file.Path.of(details),
+                signals == null ? null : java.nio.file.Path.of(signals));
+        return RagkitCli.OK;
+    }
+
     /** Says how many documents the model does not read whole (they are embedded whole, as one text each). */
     private void printOverLimit(BeirDataset dataset, Embedder embedder) {
         IndexReport.InputLimit input = IndexReport.InputLimit.measure(embedder, dataset.corpus().values().stream()
@@ -101,7 +146,11 @@ final class EvalCommand extends CliCommand {
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
+        java.nio.file.Path folder = context.resolve(dir);
+        if (java.nio.file.Files.isRegularFile(folder.resolve("questions.jsonl"))) {
+            return answers(folder);
+        }
         if (k < 1 || k > 100) {
             throw new UsageException("--k must be a whole number from 1 to 100, got " + k);
         }

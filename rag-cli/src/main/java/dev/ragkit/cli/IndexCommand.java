@@ -97,9 +97,7 @@ final class IndexCommand extends CliCommand {
         try (CliIndex target = CliIndex.forWriting(context, location, context.chosenEmbedder(embedder))) {
             Indexer.Builder builder = Indexer.builder().store(target.store).embedder(context.embedder(target.embedder))
                     .tenant(tenantName).pathPrefix(pathPrefix).sync(sync)
-                    .chunker(TokenWindowChunker.builder().counter(TokenCounters.jtokkit()).maxTokens(chunkTokens)
-                            .overlapTokens(Math.min(TokenWindowChunker.DEFAULT_OVERLAP_TOKENS, chunkTokens / 4))
-                            .build())
+                    .chunker(chunker(chunkTokens))
                     .listener(new ProgressPrinter(context.err, context.interactive));
             try {
                 if (!include.isEmpty()) {
@@ -125,6 +123,12 @@ final class IndexCommand extends CliCommand {
         printSummary(report, tenantName, pathPrefix);
         context.out.println("Index: " + Terminal.line(location.describe()));
         return RagkitCli.OK;
+    }
+
+    /** The chunker of {@code index} (and of {@code eval}, which indexes the same way): windows of that size. */
+    static TokenWindowChunker chunker(int chunkTokens) {
+        return TokenWindowChunker.builder().counter(TokenCounters.jtokkit()).maxTokens(chunkTokens)
+                .overlapTokens(Math.min(TokenWindowChunker.DEFAULT_OVERLAP_TOKENS, chunkTokens / 4)).build();
     }
 
     private void printSummary(IndexReport report, String tenantName, String pathPrefix) {

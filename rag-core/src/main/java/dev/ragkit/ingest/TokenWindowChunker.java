@@ -35,11 +35,13 @@ import org.jspecify.annotations.Nullable;
  *       attach it to the next word, so no token is cut in two.</li>
  *   <li>For documents with pages (PDF), a chunk never spans a page: its line numbers count within its page and
  *       {@link TextChunk#page()} names it.</li>
+ *   <li>A chunk never spans a change of section: every line of it has the heading path {@code section} names, so a
+ *       citation of any of its lines names the right section.</li>
  *   <li>{@code tokenCount} is {@code counter.count(text)}: every chunk's final text is counted once, exactly. No
  *       chunk has more than {@code maxTokens} tokens. The one exception is unavoidable: when {@code maxTokens} is
  *       smaller than the tokens of a single character (an emoji can take four), a part holds that one
  *       character.</li>
- *   <li>{@code section} is the document's heading path at {@code startLine}; {@code index} counts from 0.</li>
+ *   <li>{@code section} is the document's heading path of its lines; {@code index} counts from 0.</li>
  * </ul>
  *
  * <h2>Where it cuts</h2>
