@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  *       <td>{@link #temperature()}</td></tr>
  *   <tr><td>{@code RAG_CONFIDENCE_THRESHOLD}</td><td>60</td><td>a whole number from 0 to 100</td>
  *       <td>{@link #confidenceThreshold()}</td></tr>
- *   <tr><td>{@code RAG_ADMIN_EMAIL}</td><td>{@code admin@company.com}</td>
+ *   <tr><td>{@code RAG_ADMIN_EMAIL}</td><td>none: routed questions say no owner is configured</td>
  *       <td>an e-mail address (text on both sides of an {@code @}, no spaces)</td>
  *       <td>{@link #adminEmail()}</td></tr>
  *   <tr><td>{@code RAG_MAX_CONTEXT_TOKENS}</td><td>3000</td><td>a whole number, at least 1</td>
@@ -93,13 +93,13 @@ public final class RagConfig {
     private static final String UNIT_RULE = "a number from 0 to 1";
     private static final String OVERLAP_RULE = "a number above 0 and at most 1";
 
-    private static final RagConfig DEFAULTS = new RagConfig("llama3.2", 0.1, 60, "admin@company.com", 3000, 1000,
+    private static final RagConfig DEFAULTS = new RagConfig("llama3.2", 0.1, 60, null, 3000, 1000,
             1024, 500, 0.3, 3, 5, 15, JaccardDeduplicator.DEFAULT_THRESHOLD);
 
     private final String chatModel;
     private final double temperature;
     private final int confidenceThreshold;
-    private final String adminEmail;
+    private final @Nullable String adminEmail;
     private final int maxContextTokens;
     private final int maxHistoryTokens;
     private final int maxResponseTokens;
@@ -110,7 +110,7 @@ public final class RagConfig {
     private final int candidateCap;
     private final double duplicateThreshold;
 
-    private RagConfig(String chatModel, double temperature, int confidenceThreshold, String adminEmail,
+    private RagConfig(String chatModel, double temperature, int confidenceThreshold, @Nullable String adminEmail,
             int maxContextTokens, int maxHistoryTokens, int maxResponseTokens, int systemPromptTokens,
             double minRelevance, int maxChunksPerDocument, int topK, int candidateCap, double duplicateThreshold) {
         this.chatModel = chatModel;
@@ -194,11 +194,13 @@ public final class RagConfig {
      * @return a builder holding every value of this configuration
      */
     public Builder toBuilder() {
-        return new Builder().chatModel(chatModel).temperature(temperature).confidenceThreshold(confidenceThreshold)
-                .adminEmail(adminEmail).maxContextTokens(maxContextTokens).maxHistoryTokens(maxHistoryTokens)
-                .maxResponseTokens(maxResponseTokens).systemPromptTokens(systemPromptTokens)
-                .minRelevance(minRelevance).maxChunksPerDocument(maxChunksPerDocument).topK(topK)
-                .candidateCap(candidateCap).duplicateThreshold(duplicateThreshold);
+        Builder b = new Builder().chatModel(chatModel).temperature(temperature)
+                .confidenceThreshold(confidenceThreshold).maxContextTokens(maxContextTokens)
+                .maxHistoryTokens(maxHistoryTokens).maxResponseTokens(maxResponseTokens)
+                .systemPromptTokens(systemPromptTokens).minRelevance(minRelevance)
+                .maxChunksPerDocument(maxChunksPerDocument).topK(topK).candidateCap(candidateCap)
+                .duplicateThreshold(duplicateThreshold);
+        return adminEmail == null ? b : b.adminEmail(adminEmail);
     }
 
     /**
@@ -239,8 +241,12 @@ public final class RagConfig {
         return confidenceThreshold;
     }
 
-    /** @return who low-confidence answers are routed to; default {@code admin@company.com} */
-    public String adminEmail() {
+    /**
+     * @return who gets questions no owner is found for, or {@code null} when nobody is configured (the default: a
+     *         routed response then says that no owner is configured and how to configure one, rather than showing an
+     *         invented address)
+     */
+    public @Nullable String adminEmail() {
         return adminEmail;
     }
 
@@ -298,7 +304,7 @@ public final class RagConfig {
     public boolean equals(Object o) {
         return o instanceof RagConfig c && chatModel.equals(c.chatModel)
                 && Double.compare(temperature, c.temperature) == 0
-                && confidenceThreshold == c.confidenceThreshold && adminEmail.equals(c.adminEmail)
+                && confidenceThreshold == c.confidenceThreshold && Objects.equals(adminEmail, c.adminEmail)
                 && maxContextTokens == c.maxContextTokens && maxHistoryTokens == c.maxHistoryTokens
                 && maxResponseTokens == c.maxResponseTokens && systemPromptTokens == c.systemPromptTokens
                 && Double.compare(minRelevance, c.minRelevance) == 0
@@ -532,7 +538,7 @@ public final class RagConfig {
             RagConfig c = new RagConfig(Settings.layered(chatModel, base.chatModel),
                     Settings.layered(temperature, base.temperature),
                     Settings.layered(confidenceThreshold, base.confidenceThreshold),
-                    Settings.layered(adminEmail, base.adminEmail),
+                    adminEmail != null ? adminEmail : base.adminEmail,
                     Settings.layered(maxContextTokens, base.maxContextTokens),
                     Settings.layered(maxHistoryTokens, base.maxHistoryTokens),
                     Settings.layered(maxResponseTokens, base.maxResponseTokens),

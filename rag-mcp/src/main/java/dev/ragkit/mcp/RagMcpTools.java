@@ -187,7 +187,8 @@ public final class RagMcpTools {
         }
         if (response.routeTo() != null) {
             out.set("route", JSON.valueToTree(response.routeTo()));
-            text.append("\nRouted to ").append(response.routeTo().ownerEmail()).append(": ")
+            String to = response.routeTo().ownerEmail();
+            text.append("\nRouted").append(to == null ? "" : " to " + to).append(": ")
                     .append(response.routeTo().reason());
         }
         out.put("model", response.modelUsed());
