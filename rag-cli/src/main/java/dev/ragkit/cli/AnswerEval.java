@@ -17,7 +17,9 @@ import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
 import dev.ragkit.ingest.ParsedDocument;
 import dev.ragkit.ingest.SimilarityScale;
+import dev.ragkit.ingest.TokenWindowChunker;
 import dev.ragkit.retrieval.RelevanceSignals;
+import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.SearchHit;
 import dev.ragkit.store.SearchRequest;
@@ -58,30 +60,30 @@ final class AnswerEval {
      * @param dataset     the questions and documents
      * @param embedder    the embedder
      * @param name        its name, for the report
-     * @param chunkTokens the chunk size
+     * @param chunkTokens the chunk size, or {@code null} for what {@code ragkit index} uses
      * @param leaveOut    the share of documents kept out of the index
+     * @param options     the retrieval options of the answers
      * @param details     where to write each question's outcome as JSON lines, or {@code null}
      * @param signals     where to write the relevance signals of each hit as JSON lines, or {@code null}
      */
-    void run(QaDataset dataset, Embedder embedder, String name, int chunkTokens, double leaveOut,
-            @Nullable Path details, @Nullable Path signals) throws IOException {
+    void run(QaDataset dataset, Embedder embedder, String name, @Nullable Integer chunkTokens, double leaveOut,
+            RetrievalOptions options, @Nullable Path details, @Nullable Path signals) throws IOException {
         Set<String> leftOut = dataset.leftOut(leaveOut);
         try (InMemoryDocumentStore store = InMemoryDocumentStore.builder().build()) {
             long start = System.nanoTime();
             IndexReport indexed = Indexer.builder().store(store).embedder(embedder).tenant(TENANT).pathPrefix("")
-                    .chunker(IndexCommand.chunker(chunkTokens)).exclude(new ArrayList<>(leftOut)).build()
+                    .chunker(IndexCommand.chunker(chunkTokens, embedder)).exclude(new ArrayList<>(leftOut)).build()
                     .index(dataset.documents());
             double seconds = (System.nanoTime() - start) / 1e9;
             RagPipeline pipeline = CliPipeline.builder(context.config(), store, embedder,
-                    Backends.extractive("ragkit eval measures extractive answers"),
-                    context.config().retrievalOptions()).build();
+                    Backends.extractive("ragkit eval measures extractive answers"), options).build();
             Map<String, RagResponse> responses = new HashMap<>();
             AnswerReport report = AnswerEvaluator.evaluate(dataset, leftOut, q -> {
                 RagResponse r = pipeline.ask(RagRequest.of(q.text(), Scope.of(TENANT)));
                 responses.put(q.id(), r);
                 return r;
             }, new CitedLines(dataset.documents())::text);
-            print(dataset, name, chunkTokens, leftOut, indexed, seconds, report);
+            print(dataset, name, IndexCommand.chunker(chunkTokens, embedder), leftOut, indexed, seconds, report);
             if (details != null) {
                 writeDetails(details, dataset, report, responses);
             }
@@ -91,11 +93,11 @@ final class AnswerEval {
         }
     }
 
-    private void print(QaDataset dataset, String name, int chunkTokens, Set<String> leftOut, IndexReport indexed,
-            double seconds, AnswerReport r) {
+    private void print(QaDataset dataset, String name, TokenWindowChunker chunker, Set<String> leftOut,
+            IndexReport indexed, double seconds, AnswerReport r) {
         PrintWriter out = context.out;
-        out.printf(Locale.ROOT, "%s, %s embeddings, %d-token chunks, extractive answers%n", dataset, name,
-                chunkTokens);
+        out.printf(Locale.ROOT, "%s, %s embeddings, chunks of %d tokens (%s), extractive answers%n", dataset, name,
+                chunker.maxTokens(), chunker.counter().name());
         out.printf(Locale.ROOT, "indexed     %d documents (%d left out), %,d chunks in %.1f s (%.1f documents/s)%n",
                 indexed.filesIndexed(), leftOut.size(), indexed.chunks(), seconds,
                 indexed.filesIndexed() / Math.max(seconds, 1e-9));
@@ -126,6 +128,8 @@ final class AnswerEval {
                 n.put("answerHit", o.answerHit());
                 n.put("citedHit", o.citedHit());
                 n.put("confidence", o.confidence());
+                n.put("retrieval", r.confidence().retrieval());
+                n.put("coverage", r.confidence().coverage());
                 n.put("explanation", r.confidence().explanation());
                 n.put("reason", o.reason());
                 n.put("answer", r.answer());

@@ -3,13 +3,13 @@ package dev.ragkit.cli;
 import dev.ragkit.eval.BeirDataset;
 import dev.ragkit.eval.EvaluationReport;
 import dev.ragkit.eval.QaDataset;
-import dev.ragkit.ingest.TokenWindowChunker;
 import dev.ragkit.eval.Ranker;
 import dev.ragkit.eval.RetrievalEvaluator;
 import dev.ragkit.ingest.CachingEmbedder;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.ingest.Embedders;
 import dev.ragkit.ingest.IndexReport;
+import dev.ragkit.ingest.SimilarityScale;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import java.util.ArrayList;
@@ -17,6 +17,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import dev.ragkit.retrieval.RelevanceModel;
+import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.Reranker;
 import dev.ragkit.retrieval.TermOverlapReranker;
 import picocli.CommandLine.Command;
@@ -33,13 +35,14 @@ import picocli.CommandLine.Parameters;
 final class EvalCommand extends CliCommand {
 
     /** The ranking under test. */
-    enum Mode { vector, keyword, hybrid }
+    enum Mode { vector, keyword, hybrid, calibrated }
 
     @Parameters(index = "0", paramLabel = "<beir-dir>", description = "the dataset folder")
     String dir = "";
 
-    @Option(names = "--mode", split = ",", description = "vector, keyword or hybrid, or several separated by commas, "
-            + "all measured on one index (default: hybrid)")
+    @Option(names = "--mode", split = ",", description = "vector, keyword, hybrid (relative-score fusion) or "
+            + "calibrated (hybrid search ranked by calibrated relevance, as the retriever ranks), or several separated "
+            + "by commas, all measured on one index (default: hybrid)")
     List<Mode> modes = new ArrayList<>(List.of(Mode.hybrid));
 
     @Option(names = "--k", description = "the cutoff of nDCG@k and MRR@k, 1-100 (default: ${DEFAULT-VALUE})")
@@ -64,6 +67,10 @@ final class EvalCommand extends CliCommand {
     @Option(names = "--chunk-tokens", description = "question-answering sets: the chunk size, as ragkit index "
             + "--chunk-tokens (default: what ragkit index uses)")
     Integer chunkTokens;
+
+    @Option(names = "--neighbour-chunks", description = "question-answering sets: how many chunks before and after "
+            + "each relevant chunk the answer reads (default: the retrieval default, 1)")
+    Integer neighbourChunks;
 
     @Option(names = "--details", paramLabel = "<file>", description = "question-answering sets: write each "
             + "question's answer, action, citations and confidence to this file as JSON lines")
@@ -115,9 +122,8 @@ final class EvalCommand extends CliCommand {
         if (!(leaveOut >= 0 && leaveOut < 1)) {
             throw new UsageException("--leave-out must be a share from 0 (inclusive) to 1 (exclusive), got " + leaveOut);
         }
-        int tokens = chunkTokens != null ? chunkTokens : TokenWindowChunker.DEFAULT_MAX_TOKENS;
-        if (tokens < 16 || tokens > 8192) {
-            throw new UsageException("--chunk-tokens must be a whole number from 16 to 8192, got " + tokens);
+        if (chunkTokens != null && (chunkTokens < 16 || chunkTokens > 8192)) {
+            throw new UsageException("--chunk-tokens must be a whole number from 16 to 8192, got " + chunkTokens);
         }
         QaDataset dataset;
         try {
@@ -127,7 +133,14 @@ final class EvalCommand extends CliCommand {
         }
         String name = context.chosenEmbedder(embedderName);
         name = name == null ? Embedders.DEFAULT : name;
-        new AnswerEval(context).run(dataset, context.embedder(name), name, tokens, leaveOut,
+        RetrievalOptions options = context.config().retrievalOptions();
+        if (neighbourChunks != null) {
+            if (neighbourChunks < 0) {
+                throw new UsageException("--neighbour-chunks must be 0 or more, got " + neighbourChunks);
+            }
+            options = options.toBuilder().neighbourChunks(neighbourChunks).build();
+        }
+        new AnswerEval(context).run(dataset, context.embedder(name), name, chunkTokens, leaveOut, options,
                 details == null ? null : java.nio.file.Path.of(details),
                 signals == null ? null : java.nio.file.Path.of(signals));
         return RagkitCli.OK;
@@ -177,6 +190,8 @@ final class EvalCommand extends CliCommand {
                     }
                     Ranker ranker = mode == Mode.vector ? Ranker.vector(store, embedder, scope)
                             : mode == Mode.keyword ? Ranker.keyword(store, scope)
+                            : mode == Mode.calibrated ? Ranker.relevance(store, embedder, scope,
+                                    RelevanceModel.calibrated(SimilarityScale.of(embedder)))
                             : Ranker.hybrid(store, embedder, scope, reranker(rerank));
                     EvaluationReport r = evaluator.evaluate(dataset, ranker);
                     context.out.printf(Locale.ROOT, "%s, %s mode, %s%s%n", dataset, mode,

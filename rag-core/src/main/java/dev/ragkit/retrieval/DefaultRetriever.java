@@ -203,6 +203,10 @@ final class DefaultRetriever implements Retriever {
         List<RetrievedDocument> relevantDocuments = new ArrayList<>();
         if (o.granularity() == RetrievalOptions.Granularity.CHUNK) {
             relevant = kept.subList(0, Math.min(o.topK(), kept.size()));
+            if (o.neighbourChunks() > 0 && !relevant.isEmpty()) {
+                relevantDocuments.addAll(windows(scope, relevant, o.neighbourChunks()));
+                t = lap(timings, "neighbours", t);
+            }
         } else {
             relevant = new ArrayList<>();
             Map<String, List<RetrievedChunk>> byDocument = new LinkedHashMap<>();
@@ -292,6 +296,32 @@ final class DefaultRetriever implements Retriever {
                 .thenComparing(RetrievedChunk::sourceId));
         out.addAll(kept.subList(head.size(), kept.size()));
         return out;
+    }
+
+    /**
+     * Each document with relevant chunks, cut down to those chunks and the {@code n} before and after each: what the
+     * model reads around the matches. Best document first, scored by its best chunk.
+     */
+    private List<RetrievedDocument> windows(Scope scope, List<RetrievedChunk> relevant, int n) {
+        Map<String, List<RetrievedChunk>> byDocument = new LinkedHashMap<>();
+        for (RetrievedChunk c : relevant) {
+            byDocument.computeIfAbsent(c.document().id(), id -> new ArrayList<>()).add(c);
+        }
+        List<RetrievedDocument> windows = new ArrayList<>(byDocument.size());
+        for (List<RetrievedChunk> hits : byDocument.values()) {
+            RetrievedChunk best = hits.get(0);
+            List<StoredChunk> around = new ArrayList<>();
+            for (StoredChunk chunk : store.chunksWithoutEmbeddings(scope, best.document().id())) {
+                for (RetrievedChunk hit : hits) {
+                    if (Math.abs(chunk.index() - hit.chunk().index()) <= n) {
+                        around.add(chunk);
+                        break;
+                    }
+                }
+            }
+            windows.add(RetrievedDocument.of(best.document(), around, best.relevance(), best.boosted()));
+        }
+        return windows;
     }
 
     /** Keeps at most {@code max} chunks of each document, in order. */

@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Defaults come from the product specifications: relevance threshold 0.3, top 5 chunks, over-fetch
  * {@code min(k × 3, 15)} candidates, at most 3 chunks per document, hybrid search when the store has a keyword
- * index, no critical injection, no link following. The specifications compare their thresholds (0.3 here, 0.7 for
+ * index, no critical injection, no link following; and, RagKit's own, each relevant chunk with the chunk before and
+ * after it. The specifications compare their thresholds (0.3 here, 0.7 for
  * the knowledge base) with the raw cosine similarity of one embedder; RagKit compares the same numbers with the
  * calibrated relevance of a {@link RelevanceModel} (the estimated probability that a chunk holds the answer), which
  * means the same on every embedder, where a raw cosine of 0.3 is a near-match for one model and unrelated text for
@@ -46,6 +47,7 @@ public final class RetrievalOptions {
     private final int overFetchFactor;
     private final int candidateCap;
     private final int maxChunksPerDocument;
+    private final int neighbourChunks;
     private final boolean includeCritical;
     private final int linkDepth;
     private final int maxLinkedDocuments;
@@ -63,6 +65,7 @@ public final class RetrievalOptions {
         this.overFetchFactor = b.overFetchFactor;
         this.candidateCap = b.candidateCap;
         this.maxChunksPerDocument = b.maxChunksPerDocument;
+        this.neighbourChunks = b.neighbourChunks;
         this.includeCritical = b.includeCritical;
         this.linkDepth = b.linkDepth;
         this.maxLinkedDocuments = b.maxLinkedDocuments;
@@ -75,7 +78,7 @@ public final class RetrievalOptions {
     }
 
     /**
-     * The chunk question-answering profile: threshold 0.3, top 5 chunks.
+     * The chunk question-answering profile: threshold 0.3, top 5 chunks, each with its neighbours.
      *
      * @return the preset
      */
@@ -112,6 +115,7 @@ public final class RetrievalOptions {
         b.overFetchFactor = overFetchFactor;
         b.candidateCap = candidateCap;
         b.maxChunksPerDocument = maxChunksPerDocument;
+        b.neighbourChunks = neighbourChunks;
         b.includeCritical = includeCritical;
         b.linkDepth = linkDepth;
         b.maxLinkedDocuments = maxLinkedDocuments;
@@ -205,6 +209,15 @@ public final class RetrievalOptions {
         return maxChunksPerDocument;
     }
 
+    /**
+     * @return at chunk granularity, how many chunks before and after each relevant chunk go into the prompt with it,
+     *         so that the model reads the passage around a match ("small to big": chunks are as small as the
+     *         embedder reads whole; the model gets more); 0 for none
+     */
+    public int neighbourChunks() {
+        return neighbourChunks;
+    }
+
     /** @return whether critical documents of the scope are always included */
     public boolean includeCritical() {
         return includeCritical;
@@ -258,6 +271,7 @@ public final class RetrievalOptions {
         return o instanceof RetrievalOptions r && granularity == r.granularity && topK == r.topK
                 && Double.compare(minRelevance, r.minRelevance) == 0 && overFetchFactor == r.overFetchFactor
                 && candidateCap == r.candidateCap && maxChunksPerDocument == r.maxChunksPerDocument
+                && neighbourChunks == r.neighbourChunks
                 && includeCritical == r.includeCritical && linkDepth == r.linkDepth
                 && maxLinkedDocuments == r.maxLinkedDocuments && hybrid == r.hybrid && fusion == r.fusion
                 && Double.compare(vectorWeight, r.vectorWeight) == 0 && docTypes.equals(r.docTypes)
@@ -267,6 +281,7 @@ public final class RetrievalOptions {
     @Override
     public int hashCode() {
         return Objects.hash(granularity, topK, minRelevance, overFetchFactor, candidateCap, maxChunksPerDocument,
+                neighbourChunks,
                 includeCritical, linkDepth, maxLinkedDocuments, hybrid, fusion, vectorWeight, docTypes, minPromotion, metadataFilter);
     }
 
@@ -274,6 +289,7 @@ public final class RetrievalOptions {
     public String toString() {
         return "RetrievalOptions[" + granularity + ", top " + topK + ", min relevance " + minRelevance
                 + ", candidates " + candidates() + ", " + maxChunksPerDocument + " per document"
+                + (neighbourChunks > 0 ? ", " + neighbourChunks + " neighbours" : "")
                 + (includeCritical ? ", critical included" : "") + (linkDepth > 0 ? ", links depth " + linkDepth
                 + " max " + maxLinkedDocuments : "") + (hybrid ? ", hybrid " + fusion + " w=" + vectorWeight : "")
                 + (docTypes.isEmpty() ? "" : ", types " + docTypes) + ", min " + minPromotion
@@ -288,6 +304,7 @@ public final class RetrievalOptions {
         private int overFetchFactor = 3;
         private int candidateCap = 15;
         private int maxChunksPerDocument = 3;
+        private int neighbourChunks = 1;
         private boolean includeCritical;
         private int linkDepth;
         private int maxLinkedDocuments = 5;
@@ -334,6 +351,16 @@ public final class RetrievalOptions {
         /** @param max at least 1 @return this builder */
         public Builder maxChunksPerDocument(int max) {
             this.maxChunksPerDocument = atLeast(max, 1, "maxChunksPerDocument");
+            return this;
+        }
+
+        /**
+         * @param n how many chunks before and after each relevant chunk join it in the prompt at chunk granularity,
+         *          at least 0 (default 1)
+         * @return this builder
+         */
+        public Builder neighbourChunks(int n) {
+            this.neighbourChunks = atLeast(n, 0, "neighbourChunks");
             return this;
         }
 

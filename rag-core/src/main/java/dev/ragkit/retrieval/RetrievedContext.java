@@ -13,7 +13,9 @@ import java.util.Objects;
  * @param critical          the scope's critical documents (when included), each once, whether or not they matched
  * @param relevant          the relevant chunks, best first, critical documents' chunks excluded; at document
  *                          granularity, the kept chunks of the relevant documents
- * @param relevantDocuments at document granularity, the relevant documents, best first; empty at chunk granularity
+ * @param relevantDocuments at document granularity, the relevant documents, best first; at chunk granularity with
+ *                          {@link RetrievalOptions#neighbourChunks()}, each document with relevant chunks cut down
+ *                          to them and their neighbours (what the model reads); otherwise empty
  * @param linked            documents reached by following links from the relevant ones
  * @param totalMatches      candidates that passed the relevance threshold, before deduplication and the top-k cut
  * @param support           how well the best passage found supports the question (why nothing passed, if so)

@@ -350,6 +350,23 @@ final class DefaultRetrieverTest {
     }
 
     @Test
+    void retrieve_neighbourChunks_bringTheChunksAroundEachMatchForTheModel() {
+        StoredDocument doc = put("long.md", PromotionLevel.STANDARD, 0.1, 0.1, 0.9, 0.1, 0.1, 0.85, 0.1);
+
+        RetrievedContext one = retriever(vectorOnly().build()).retrieve(QUERY, scope);
+        RetrievedContext none = retriever(vectorOnly().neighbourChunks(0).build()).retrieve(QUERY, scope);
+
+        assertThat(one.relevant()).extracting(c -> c.chunk().index()).containsExactly(2, 5);
+        assertThat(one.relevantDocuments()).singleElement().satisfies(window -> {
+            assertThat(window.document().id()).isEqualTo(doc.id());
+            assertThat(window.chunks()).extracting(StoredChunk::index).containsExactly(1, 2, 3, 4, 5, 6);
+            assertThat(window.relevance()).isEqualTo(0.9, org.assertj.core.data.Offset.offset(1e-6));
+        });
+        assertThat(none.relevant()).hasSize(2);
+        assertThat(none.relevantDocuments()).isEmpty();
+    }
+
+    @Test
     void retrieve_overrides_changeOnlyThisRequest() {
         put("a.md", PromotionLevel.STANDARD, 0.9);
         put("b.md", PromotionLevel.STANDARD, 0.8);
@@ -366,7 +383,8 @@ final class DefaultRetrieverTest {
         RetrievedContext first = r.retrieve(QUERY, scope);
         r.retrieve(QUERY, scope);
         assertThat(embedder.calls.get()).isEqualTo(1);
-        assertThat(first.timings()).containsOnlyKeys("embed", "search", "relevance", "rank", "critical", "links");
+        assertThat(first.timings()).containsOnlyKeys("embed", "search", "relevance", "rank", "neighbours", "critical",
+                "links");
     }
 
     @Test
