@@ -73,7 +73,8 @@ final class IndexSafetyCliTest {
         }
         try (Stream<Path> files = Files.walk(folder)) {
             for (Path f : files.filter(Files::isRegularFile).toList()) {
-                all.put(folder.relativize(f).toString(), new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1));
+                all.put(folder.relativize(f).toString(),
+                        new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1));
             }
         }
         return all;

@@ -78,8 +78,24 @@ final class IndexFolder {
             return lucene.isEmpty() && strangers.isEmpty() && others.isEmpty();
         }
 
+        /**
+         * @return whether the folder is an index, or was one: RagKit's marker, a readable commit, or a file named
+         *         like a Lucene commit
+         */
+        boolean indexLike() {
+            return marked || committed || lucene.stream().anyMatch(n -> n.startsWith(IndexFileNames.SEGMENTS));
+        }
+
         /** @throws StoreException naming the strangers and the fix, when there are any */
         void refuseStrangers(String doing) {
+            if (!strangers.isEmpty() && !indexLike()) {
+                SortedSet<String> all = new TreeSet<>(lucene);
+                all.addAll(strangers);
+                all.addAll(others);
+                throw new StoreException(doing + " refused: the folder " + dir + " is not an index: it holds "
+                        + names(all) + ". Nothing was changed. Point the store at an index (ragkit: --index), or at a"
+                        + " new or empty folder to create one there", false);
+            }
             if (!strangers.isEmpty()) {
                 throw new StoreException(doing + " refused: the folder " + dir + " holds " + names(strangers)
                         + ", named like Lucene's own files but not Lucene's. Lucene deletes such files when it"
@@ -92,8 +108,8 @@ final class IndexFolder {
     /**
      * Looks at a folder without changing it.
      *
-     * @param readHeaders whether to read the first bytes of files Lucene's commits do not list (writers need the
-     *                    proof; readers only need the names)
+     * @param readHeaders whether to list Lucene's commits and read the first bytes of files they do not list
+     *                    (writers need the proof; readers only need the names, and {@code committed} is then false)
      */
     static Contents inspect(Path dir, boolean readHeaders) throws IOException {
         SortedSet<String> lucene = new TreeSet<>();
@@ -125,7 +141,8 @@ final class IndexFolder {
         }
         boolean committed = false;
         SortedSet<String> listed = new TreeSet<>();
-        if (strangers.isEmpty() && named.stream().anyMatch(n -> n.startsWith(IndexFileNames.SEGMENTS))) {
+        if (readHeaders && strangers.isEmpty()
+                && named.stream().anyMatch(n -> n.startsWith(IndexFileNames.SEGMENTS))) {
             try (Directory directory = FSDirectory.open(dir)) {
                 committed = commitFiles(directory, named, listed);
             }

@@ -236,7 +236,10 @@ final class LuceneRebuildTest {
         writeUserFiles(dir, files);
 
         assertThatThrownBy(() -> at(dir).rebuild()).isInstanceOf(StoreException.class)
-                .hasMessageContaining("_config.yml").hasMessageNotContaining("--rebuild");
+                .hasMessageContaining("is not an index").hasMessageContaining("_config.yml")
+                .hasMessageNotContaining("--rebuild").hasMessageNotContaining("Move them out");
+        assertThatThrownBy(() -> at(dir).build()).isInstanceOf(StoreException.class)
+                .hasMessageContaining("is not an index").hasMessageNotContaining("Move them out");
 
         assertUserFilesIntact(dir, files);
     }
