@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SegmentInfos;
@@ -131,8 +133,8 @@ public final class LuceneRebuild implements AutoCloseable {
                 + " or empty folder", false);
     }
 
-    private static java.util.SortedSet<String> all(IndexFolder.Contents contents) {
-        java.util.SortedSet<String> all = new java.util.TreeSet<>(contents.lucene());
+    private static SortedSet<String> all(IndexFolder.Contents contents) {
+        SortedSet<String> all = new TreeSet<>(contents.lucene());
         all.addAll(contents.others());
         return all;
     }
