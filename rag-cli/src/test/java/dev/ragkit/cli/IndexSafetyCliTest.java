@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -175,7 +176,7 @@ final class IndexSafetyCliTest {
             List<List<String>> bad = List.of(List.of("--embedder", "bogus-model"), List.of("--chunk-tokens", "5"),
                     List.of("--prefix", "../etc"), List.of("--include", "[unclosed"));
             for (List<String> options : bad) {
-                List<String> args = new java.util.ArrayList<>(List.of("index", "docs", "--store", store, "--rebuild"));
+                List<String> args = new ArrayList<>(List.of("index", "docs", "--store", store, "--rebuild"));
                 args.addAll(options);
                 CliRun r = run(args.toArray(String[]::new));
                 assertThat(r.code()).as(store + " " + options + ": " + r.err()).isEqualTo(RagkitCli.USAGE);
