@@ -5,6 +5,7 @@ import dev.ragkit.ollama.OllamaConfig;
 import dev.ragkit.openai.OpenAiConfig;
 import dev.ragkit.ingest.CachingEmbedder;
 import dev.ragkit.ingest.Embedder;
+import dev.ragkit.ingest.EmbedderProvider;
 import dev.ragkit.ingest.Embedders;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -82,6 +83,24 @@ final class CliContext {
                     + "e.g. bge-small-en-v1.5 (known: " + String.join(", ", Embedders.available().keySet()) + ")");
         }
         return name.strip();
+    }
+
+    /**
+     * Checks a name without loading a model.
+     *
+     * @throws UsageException when no embedder has that name, listing the known ones
+     */
+    static void requireKnownEmbedder(String name) {
+        Map<String, EmbedderProvider> available = Embedders.available();
+        boolean known = available.containsKey(name) || available.keySet().stream()
+                .anyMatch(family -> family.endsWith(":") && name.startsWith(family) && name.length() > family.length());
+        if (!known) {
+            try {
+                Embedders.load(name);                     // fails before creating anything: its message lists them
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--embedder: " + e.getMessage());
+            }
+        }
     }
 
     /**

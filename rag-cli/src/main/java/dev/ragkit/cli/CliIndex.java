@@ -7,6 +7,7 @@ import dev.ragkit.store.Scope;
 import dev.ragkit.store.StoreException;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import dev.ragkit.store.lucene.LuceneDocumentStore;
+import dev.ragkit.store.lucene.LuceneRebuild;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -15,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -59,20 +59,27 @@ final class CliIndex implements AutoCloseable {
     final DocumentStore store;
     /** The name of the embedder whose vectors the index holds (or will hold). */
     final String embedder;
+    /** The snapshot's lock file, holding its lock (closing the channel releases it); {@code null} for Lucene. */
     private final @Nullable FileChannel lockChannel;
-    private final @Nullable FileLock lock;
     private final boolean writable;
     private final CliContext context;
+    /** The rebuild this index is, for a Lucene {@code --rebuild}; {@code null} otherwise. */
+    private final @Nullable LuceneRebuild rebuild;
 
     private CliIndex(Location location, DocumentStore store, String embedder, @Nullable FileChannel lockChannel,
-            @Nullable FileLock lock, boolean writable, CliContext context) {
+            boolean writable, CliContext context) {
+        this(location, store, embedder, lockChannel, writable, context, null);
+    }
+
+    private CliIndex(Location location, DocumentStore store, String embedder, @Nullable FileChannel lockChannel,
+            boolean writable, CliContext context, @Nullable LuceneRebuild rebuild) {
         this.location = location;
         this.store = store;
         this.embedder = embedder;
         this.lockChannel = lockChannel;
-        this.lock = lock;
         this.writable = writable;
         this.context = context;
+        this.rebuild = rebuild;
     }
 
     /**
@@ -142,32 +149,15 @@ final class CliIndex implements AutoCloseable {
                 store = lucene(location, name).commitMode(LuceneDocumentStore.CommitMode.BATCHED)
                         .lockWait(WRITE_WAIT).build();
             }
-            return new CliIndex(location, store, name, null, null, true, context);
+            return new CliIndex(location, store, name, null, true, context);
         }
         Path file = location.path();
-        IndexFile.requireWritableFolder(file);
-        if (Files.isDirectory(file)) {
-            throw new RagException("--index " + file + " is a folder, not a snapshot file; give the snapshot's path "
-                    + "(default " + SNAPSHOT_DEFAULT + ") or use --store lucene");
-        }
-        FileChannel channel = null;
-        FileLock lock = null;
+        requireSnapshotPath(file);
+        FileChannel channel = lockSnapshot(context, file);
         try {
-            channel = FileChannel.open(file.resolveSibling(file.getFileName() + ".lock"), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE);
-            lock = channel.tryLock();
-            if (lock == null) {
-                context.err.println("ragkit: another ragkit index is writing " + file + "; waiting for it to finish");
-                context.err.flush();
-                lock = channel.lock();
-            }
             InMemoryDocumentStore snapshot = IndexFile.openOrCreate(file, chosen);
-            return new CliIndex(location, snapshot, embedderOf(location, chosen, snapshot.embedder()), channel, lock,
+            return new CliIndex(location, snapshot, embedderOf(location, chosen, snapshot.embedder()), channel,
                     true, context);
-        } catch (IOException | OverlappingFileLockException e) {
-            close(channel);
-            throw new RagException("cannot lock the snapshot " + file + " for writing (" + e + "); check the folder's "
-                    + "permissions", e);
         } catch (RuntimeException e) {
             close(channel);
             throw e;
@@ -175,56 +165,84 @@ final class CliIndex implements AutoCloseable {
     }
 
     /**
-     * Deletes an index so it can be built again: only a Lucene index's own files (a folder holding anything else is
-     * refused) or a RagKit snapshot file, and only when no other process is writing it.
+     * Starts rebuilding the index: a new, empty index of the given embedder, built beside the old one and swapped in
+     * whole by {@link #commit()}; {@link #close()} without a commit discards it and leaves the old index as it was.
+     * A Lucene index is rebuilt in a staging folder beside it ({@link LuceneRebuild}); a snapshot is rebuilt in memory
+     * and saved over the old file atomically. Only an index RagKit can prove is its own is replaced: a Lucene folder
+     * RagKit marked or a readable RagKit index, or a file with the snapshot signature; anything else is refused
+     * unchanged. Waits (saying so) while another run writes the index.
      *
-     * @throws RagException when the location holds something that is not an index, or is being written
+     * @param embedder the embedder of the new index
+     * @throws RagException when the location is not an index RagKit may replace
      */
-    static void delete(Location location) {
-        Path path = location.path();
-        if (!Files.exists(path)) {
-            return;
+    static CliIndex forRebuilding(CliContext context, Location location, String embedder) {
+        if (location.kind() == Kind.LUCENE) {
+            IndexFile.requireWritableFolder(location.path());
+            LuceneRebuild rebuild;
+            try {
+                rebuild = lucene(location, embedder).commitMode(LuceneDocumentStore.CommitMode.BATCHED).rebuild();
+            } catch (StoreException e) {
+                if (!(e.getCause() instanceof LockObtainFailedException)) {
+                    throw e;
+                }
+                context.err.println("ragkit: another ragkit index is writing " + location.path() + "; waiting for it "
+                        + "to finish (up to " + WRITE_WAIT.toMinutes() + " minutes)");
+                context.err.flush();
+                rebuild = lucene(location, embedder).commitMode(LuceneDocumentStore.CommitMode.BATCHED)
+                        .lockWait(WRITE_WAIT).rebuild();
+            }
+            return new CliIndex(location, rebuild.store(), embedder, null, true, context, rebuild);
         }
+        Path file = location.path();
+        requireSnapshotPath(file);
+        FileChannel channel = lockSnapshot(context, file);
         try {
-            if (location.kind() == Kind.SNAPSHOT) {
-                if (Files.isDirectory(path) || !IndexFile.isSnapshot(path)) {
-                    throw new RagException(path + " is not a RagKit snapshot; --rebuild deletes only an index. "
-                            + "Nothing was changed");
-                }
-                Files.delete(path);
-                return;
+            if (Files.exists(file) && !IndexFile.isSnapshot(file)) {
+                throw new RagException(file + " is not a RagKit snapshot (it does not start with the signature"
+                        + " RagKit writes), and a rebuild replaces only a snapshot RagKit wrote. Nothing was changed."
+                        + " Name the snapshot's path with --index, or a new file");
             }
-            if (!Files.isDirectory(path)) {
-                throw new RagException(path + " is a file, not a Lucene index folder; nothing was changed");
+            InMemoryDocumentStore fresh = InMemoryDocumentStore.builder().embedder(embedder).build();
+            return new CliIndex(location, fresh, embedder, channel, true, context);
+        } catch (RuntimeException e) {
+            close(channel);
+            throw e;
+        }
+    }
+
+    /** @return where a rebuild builds the new index until it is swapped in */
+    Path staging() {
+        return rebuild != null ? rebuild.stagingDirectory() : location.path();
+    }
+
+    private static void requireSnapshotPath(Path file) {
+        IndexFile.requireWritableFolder(file);
+        if (Files.isDirectory(file)) {
+            throw new RagException("--index " + file + " is a folder, not a snapshot file; give the snapshot's path "
+                    + "(default " + SNAPSHOT_DEFAULT + ") or use --store lucene");
+        }
+    }
+
+    /**
+     * Locks the snapshot for writing ({@code <file>.lock}, an operating-system lock), waiting (saying so) while
+     * another run holds it.
+     */
+    private static FileChannel lockSnapshot(CliContext context, Path file) {
+        FileChannel channel = null;
+        try {
+            channel = FileChannel.open(file.resolveSibling(file.getFileName() + ".lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                context.err.println("ragkit: another ragkit index is writing " + file + "; waiting for it to finish");
+                context.err.flush();
+                channel.lock();
             }
-            List<Path> files;
-            try (var listed = Files.list(path)) {
-                files = listed.toList();
-            }
-            List<String> foreign = files.stream().map(f -> f.getFileName().toString())
-                    .filter(n -> !(n.startsWith("segments") || n.startsWith("pending_segments") || n.startsWith("_")
-                            || n.equals("write.lock") || n.equals("ragkit-writer.txt"))).toList();
-            if (!foreign.isEmpty()) {
-                throw new RagException(path + " holds files that are not an index's (" + (foreign.size() > 5
-                        ? foreign.subList(0, 5) + ", …" : foreign) + "); --rebuild deletes only an index. Nothing "
-                        + "was changed");
-            }
-            Path lockFile = path.resolve("write.lock");
-            if (Files.exists(lockFile)) {
-                try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
-                    FileLock held = channel.tryLock();
-                    if (held == null) {
-                        throw new RagException("another ragkit index is writing " + path + "; wait for it to finish "
-                                + "before --rebuild. Nothing was changed");
-                    }
-                    held.release();
-                }
-            }
-            for (Path f : files) {
-                Files.deleteIfExists(f);
-            }
-        } catch (IOException e) {
-            throw new RagException("cannot delete the index at " + path + " (" + e + "); check its permissions", e);
+            return channel;
+        } catch (IOException | OverlappingFileLockException e) {
+            close(channel);
+            throw new RagException("cannot lock the snapshot " + file + " for writing (" + e + "); check the folder's "
+                    + "permissions", e);
         }
     }
 
@@ -243,7 +261,7 @@ final class CliIndex implements AutoCloseable {
             LuceneDocumentStore store = lucene(location, null).readOnly(true).build();
             try {
                 return new CliIndex(location, store, embedderOf(location, chosen, store.info().embedder()), null,
-                        null, false, context);
+                        false, context);
             } catch (RuntimeException e) {
                 store.close();
                 throw e;
@@ -251,7 +269,7 @@ final class CliIndex implements AutoCloseable {
         }
         InMemoryDocumentStore snapshot = IndexFile.openExisting(location.path());
         String recorded = snapshot.embedder() != null ? snapshot.embedder() : LEGACY_EMBEDDER;
-        return new CliIndex(location, snapshot, embedderOf(location, chosen, recorded), null, null, false, context);
+        return new CliIndex(location, snapshot, embedderOf(location, chosen, recorded), null, false, context);
     }
 
     /**
@@ -260,6 +278,7 @@ final class CliIndex implements AutoCloseable {
      */
     static String embedderOf(Location location, @Nullable String chosen, @Nullable String recorded) {
         if (chosen != null && recorded != null && !chosen.equals(recorded)) {
+            CliContext.requireKnownEmbedder(chosen);        // never suggest re-indexing with a name that is none
             throw new RagException("the " + location.describe() + " holds vectors made by '" + recorded + "', not by '"
                     + chosen + "'; use --embedder " + recorded + " (or no --embedder), or index again into a new "
                     + "index with --rebuild --embedder " + chosen);
@@ -309,7 +328,11 @@ final class CliIndex implements AutoCloseable {
         if (!writable) {
             return;
         }
-        if (store instanceof LuceneDocumentStore) {
+        if (rebuild != null) {
+            context.err.println("ragkit: swapping the rebuilt index into " + location.path());
+            context.err.flush();
+            rebuild.replace();
+        } else if (store instanceof LuceneDocumentStore) {
             context.err.println("ragkit: committing the index to " + location.path());
             context.err.flush();
             ((LuceneDocumentStore) store).flush();
@@ -321,16 +344,13 @@ final class CliIndex implements AutoCloseable {
     @Override
     public void close() {
         try {
-            store.close();
-        } finally {
-            try {
-                if (lock != null) {
-                    lock.release();
-                }
-            } catch (IOException e) {
-                // the channel's close releases it anyway
+            if (rebuild != null) {
+                rebuild.close();                 // discards the new index unless it was swapped in
+            } else {
+                store.close();
             }
-            close(lockChannel);
+        } finally {
+            close(lockChannel);                  // releases the snapshot's lock
         }
     }
 

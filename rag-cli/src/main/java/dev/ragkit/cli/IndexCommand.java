@@ -16,16 +16,26 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import org.jspecify.annotations.Nullable;
 
-/** {@code ragkit index <dir>}: adds a folder's documents, of every supported type, to the index. */
+/**
+ * {@code ragkit index <dir>}: adds a folder's documents, of every supported type, to the index.
+ *
+ * <p>Every option and the embedder are checked before the index is touched. Exit codes: {@value RagkitCli#OK} done
+ * (files that failed are listed, and any indexed stay); {@value RagkitCli#ERROR} an error, or nothing was indexed while
+ * files failed (e.g. the embedder does not answer), or a {@code --rebuild} that was not swapped in;
+ * {@value RagkitCli#USAGE} bad usage.
+ */
 @Command(name = "index", mixinStandardHelpOptions = true,
         description = "Index a folder's documents (markdown, text, code, and PDF, Word and HTML) into the index: adds"
                 + " to it, re-reads only changed files; --sync also removes documents of this folder and tenant whose"
-                + " files are gone.")
+                + " files are gone.",
+        footer = "Exit codes: 0 done (failed files are listed); 1 an error, nothing indexed while files failed, or a "
+                + "rebuild not swapped in (the old index is then unchanged); 2 bad usage.")
 final class IndexCommand extends CliCommand {
     /** How many skipped files per reason the text output lists; --json lists them all. */
     static final int LISTED_PER_REASON = 20;
@@ -43,11 +53,14 @@ final class IndexCommand extends CliCommand {
     @Option(names = "--store", description = "lucene (default) or in-memory (one snapshot file, loaded whole)")
     String storeKind;
 
-    @Option(names = "--rebuild", description = "delete the whole index first (every tenant and folder in it) and "
-            + "index this folder into a new one; for an index made by another embedder or a damaged one")
+    @Option(names = "--rebuild", description = "replace the whole index (every tenant and folder in it) by a new "
+            + "one of this folder, made with --embedder (or RAG_EMBEDDER, else the default): built beside the old "
+            + "index and swapped in only when complete, so a failed or killed rebuild leaves the old one as it was; "
+            + "for an index made by another embedder or a damaged one. Replaces only an index RagKit made")
     boolean rebuild;
 
-    @Option(names = "--sync", description = "also delete this folder's documents whose files are gone")
+    @Option(names = "--sync", description = "also delete this folder's documents whose files are gone (a file that "
+            + "--include/--exclude leave out is not gone)")
     boolean sync;
 
     @Option(names = "--prefix", description = "the path prefix of this folder's documents in the index "
@@ -87,34 +100,96 @@ final class IndexCommand extends CliCommand {
             throw new RagException("'" + dir + "' is not a folder (" + root + "); name the folder of documents "
                     + "to index");
         }
-        CliIndex.Location location = CliIndex.locate(context, index, storeKind);
-        if (rebuild) {
-            CliIndex.delete(location);
-            context.err.println("ragkit: deleted the index at " + location.path() + "; building it again");
-        }
         if (chunkTokens != null && (chunkTokens < 16 || chunkTokens > 8192)) {
             throw new UsageException("--chunk-tokens must be a whole number from 16 to 8192, got " + chunkTokens);
         }
         String pathPrefix = prefix != null ? prefix : defaultPrefix(root);
-        IndexReport report;
-        try (CliIndex target = CliIndex.forWriting(context, location, context.chosenEmbedder(embedder))) {
-            Embedder reader = context.embedder(target.embedder);
-            Indexer.Builder builder = Indexer.builder().store(target.store).embedder(reader)
-                    .tenant(tenantName).pathPrefix(pathPrefix).sync(sync)
-                    .chunker(chunker(chunkTokens, reader))
-                    .listener(new ProgressPrinter(context.err, context.interactive));
-            try {
-                if (!include.isEmpty()) {
-                    builder.include(include);
-                }
-                builder.exclude(exclude);
-            } catch (IllegalArgumentException e) {
-                throw new UsageException(e.getMessage());
+        Indexer.Builder builder = Indexer.builder().tenant(tenantName).sync(sync)
+                .listener(new ProgressPrinter(context.err, context.interactive));
+        try {
+            builder.pathPrefix(pathPrefix);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--prefix must be a relative folder path such as docs or team/docs (no leading"
+                    + " '/', no '.' or '..' parts, no '\\', no empty parts), got '" + Terminal.line(pathPrefix) + "'");
+        }
+        try {
+            if (!include.isEmpty()) {
+                builder.include(include);
             }
-            report = builder.build().index(root);
+            builder.exclude(exclude);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        CliIndex.Location location = CliIndex.locate(context, index, storeKind);
+        String chosen = context.chosenEmbedder(embedder);
+        if (chosen != null) {
+            context.embedder(chosen);                 // an unknown name is a usage error before the index is touched
+        }
+        return rebuild ? rebuild(builder, root, location, chosen != null ? chosen : Embedders.DEFAULT, tenantName,
+                pathPrefix) : add(builder, root, location, chosen, tenantName, pathPrefix);
+    }
+
+    /** Adds the folder to the index (creating it when absent). */
+    private int add(Indexer.Builder builder, Path root, CliIndex.Location location, @Nullable String chosen,
+            String tenantName, String pathPrefix) throws Exception {
+        IndexReport report;
+        try (CliIndex target = CliIndex.forWriting(context, location, chosen)) {
+            Embedder reader = context.embedder(target.embedder);
+            report = builder.store(target.store).embedder(reader).chunker(chunker(chunkTokens, reader)).build()
+                    .index(root);
             target.commit();
         }
+        print(report, location, tenantName, pathPrefix);
+        if (report.filesIndexed() == 0 && !report.filesFailed().isEmpty()) {
+            context.err.println("ragkit: nothing was indexed and " + report.filesFailed().size() + " file(s) failed"
+                    + " (listed above); fix what they say (is the embedder's server running?) and index again");
+            return RagkitCli.ERROR;
+        }
+        return RagkitCli.OK;
+    }
 
+    /**
+     * Builds a new index of the folder beside the old one and swaps it in only when every file was read: a failure
+     * (of the embedder, of a file, of the store) or a kill leaves the old index as it was.
+     */
+    private int rebuild(Indexer.Builder builder, Path root, CliIndex.Location location, String embedderName,
+            String tenantName, String pathPrefix) throws Exception {
+        Embedder chosen = context.embedder(embedderName);
+        requireWorking(chosen, embedderName, location);
+        IndexReport report;
+        try (CliIndex target = CliIndex.forRebuilding(context, location, embedderName)) {
+            context.err.println("ragkit: building a new index in " + target.staging() + "; the index at "
+                    + location.path() + " stays as it is until the new one is complete");
+            context.err.flush();
+            report = builder.store(target.store).embedder(chosen).chunker(chunker(chunkTokens, chosen)).build()
+                    .index(root);
+            if (!report.filesFailed().isEmpty() || report.cancelled()) {
+                print(report, location, tenantName, pathPrefix);
+                context.err.println("ragkit: " + report.filesFailed().size() + " file(s) failed (listed above), so the"
+                        + " rebuilt index was not swapped in: the index at " + location.path() + " is as it was. Fix "
+                        + "them, or leave them out with --exclude, and rebuild again");
+                return RagkitCli.ERROR;
+            }
+            target.commit();
+        }
+        context.err.println("ragkit: replaced the index at " + location.path() + " with the rebuilt one");
+        print(report, location, tenantName, pathPrefix);
+        return RagkitCli.OK;
+    }
+
+    /** Embeds one short text, so that a rebuild never starts with an embedder that does not work. */
+    private static void requireWorking(Embedder embedder, String name, CliIndex.Location location) {
+        try {
+            embedder.embed(List.of("ragkit checks the embedder before rebuilding"));
+        } catch (RuntimeException e) {
+            throw new RagException("the embedder '" + name + "' does not work (" + RagkitCli.describe(e) + "). "
+                    + "Nothing was changed: the index at " + location.path() + " is as it was. Make it work (for "
+                    + "ollama:<model>, is Ollama running at OLLAMA_BASE_URL?) or choose another --embedder", e);
+        }
+    }
+
+    private void print(IndexReport report, CliIndex.Location location, String tenantName, String pathPrefix)
+            throws Exception {
         if (json) {
             ObjectNode out = AskCommand.mapper().valueToTree(report);
             out.put("index", location.path().toString());
@@ -122,11 +197,10 @@ final class IndexCommand extends CliCommand {
             out.put("folder", dir);
             out.put("tenant", tenantName);
             context.out.println(AskCommand.mapper().writeValueAsString(out));
-            return RagkitCli.OK;
+            return;
         }
         printSummary(report, tenantName, pathPrefix);
         context.out.println("Index: " + Terminal.line(location.describe()));
-        return RagkitCli.OK;
     }
 
     /**

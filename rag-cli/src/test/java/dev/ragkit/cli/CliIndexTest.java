@@ -122,20 +122,40 @@ final class CliIndexTest {
 
         CliRun ask = run("ask", "vpn?");
         CliRun index = run("index", "docs");
+        CliRun rebuild = run("index", "docs", "--rebuild");
 
-        assertThat(ask.code()).isEqualTo(RagkitCli.ERROR);
-        assertThat(index.code()).isEqualTo(RagkitCli.ERROR);
-        assertThat(ask.err() + index.err()).doesNotContain("\tat ").contains("Nothing was changed");
+        for (CliRun r : List.of(ask, index, rebuild)) {
+            assertThat(r.code()).isEqualTo(RagkitCli.ERROR);
+            assertThat(r.err()).doesNotContain("\tat ").contains("Nothing was changed").doesNotContain("--rebuild");
+        }
         assertThat(Files.readAllBytes(cwd.resolve(".ragkit/index/segments_1"))).isEqualTo(before);
 
-        CliRun rebuilt = run("index", "docs", "--rebuild");
-        assertThat(rebuilt.code()).as(rebuilt.err()).isZero();
-        assertThat(rebuilt.err()).contains("deleted the index");
         write("notes/keep.txt", "mine");
         CliRun refused = run("index", "docs", "--rebuild", "--index", "notes");
         assertThat(refused.code()).isEqualTo(RagkitCli.ERROR);
-        assertThat(refused.err()).contains("not an index's");
+        assertThat(refused.err()).contains("not an index RagKit made").doesNotContain("--rebuild");
         assertThat(cwd.resolve("notes/keep.txt")).exists();
+    }
+
+    @Test
+    void aDamagedIndexRagKitMade_isReportedWithTheRebuildThatRepairsIt() throws IOException {
+        assertThat(run("index", "docs").code()).isZero();
+        try (var files = Files.list(cwd.resolve(".ragkit/index"))) {
+            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("segments_")).toList()) {
+                byte[] bytes = Files.readAllBytes(f);
+                bytes[bytes.length - 1] ^= 0x5a;                  // the checksum no longer matches
+                Files.write(f, bytes);
+            }
+        }
+
+        CliRun ask = run("ask", "vpn?");
+        assertThat(ask.code()).isEqualTo(RagkitCli.ERROR);
+        assertThat(ask.err()).contains("damaged").contains("--rebuild").doesNotContain("\tat ");
+
+        CliRun rebuilt = run("index", "docs", "--rebuild");
+        assertThat(rebuilt.code()).as(rebuilt.err()).isZero();
+        assertThat(rebuilt.err()).contains("replaced the index");
+        assertThat(ask("How does the VPN client connect?").path("sources").toString()).contains("docs/vpn");
     }
 
     @Test

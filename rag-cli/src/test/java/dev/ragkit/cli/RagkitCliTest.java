@@ -245,8 +245,8 @@ final class RagkitCliTest {
         CliRun foreign = run("index", "docs", "--index", "notes.txt");
 
         assertThat(folder.code()).isEqualTo(RagkitCli.ERROR);
-        assertThat(folder.err()).contains("is not a readable index").contains("Nothing was changed")
-                .doesNotContain("delete it");
+        assertThat(folder.err()).contains("is not an index").contains("Nothing was changed")
+                .doesNotContain("delete it").doesNotContain("--rebuild");
         assertThat(foreign.code()).isEqualTo(RagkitCli.ERROR);
         assertThat(foreign.err()).contains("is not a RagKit index").contains("left as it is")
                 .doesNotContain("delete it");

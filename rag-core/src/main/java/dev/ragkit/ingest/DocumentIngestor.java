@@ -55,6 +55,11 @@ public final class DocumentIngestor {
     public static final String CONTENT_HASH_KEY = "ragkit.sha256";
     /** The metadata key of the name of the embedder that made the document's vectors. */
     public static final String EMBEDDER_KEY = "ragkit.embedder";
+    /**
+     * The metadata key of the folder a document was indexed from (its real path), written by the {@link Indexer}:
+     * how an index knows which folder a path prefix belongs to.
+     */
+    public static final String ROOT_KEY = "ragkit.root";
     /** The default number of chunk texts per {@link Embedder#embed} call. */
     public static final int DEFAULT_BATCH_SIZE = 64;
     /** The default time one parse may take. */

@@ -10,7 +10,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
@@ -129,7 +131,7 @@ final class FileBatch {
                 } else {
                     DocumentIngestor.Ingested ingested = Objects.requireNonNull(e.ingested());
                     // Outside the per-file error handling: a store failure ends the run.
-                    store.upsert(ingested.document(), ingested.chunks());
+                    store.upsert(withRoot(ingested.document()), ingested.chunks());
                     run.indexed(path, e.prepared().parser(), ingested, brokenLinks(run.scan.realRoot,
                             e.prepared()));
                 }
@@ -140,6 +142,13 @@ final class FileBatch {
         pending.clear();
         pendingChunks = 0;
         return true;
+    }
+
+    /** @return the document with the folder it comes from in its metadata ({@link DocumentIngestor#ROOT_KEY}) */
+    private StoredDocument withRoot(StoredDocument document) {
+        Map<String, String> metadata = new LinkedHashMap<>(document.metadata());
+        metadata.put(DocumentIngestor.ROOT_KEY, run.scan.realRoot.toString());
+        return document.toBuilder().metadata(metadata).build();
     }
 
     /** Reads a candidate, checked again right before opening: the walk may be a while ago. */

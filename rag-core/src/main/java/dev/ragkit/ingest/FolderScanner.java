@@ -127,14 +127,13 @@ final class FolderScanner {
         }
 
         /**
-         * @return every root-relative path the walk met and would read: read, skipped for its content or its
-         *         attributes, or failed — what sync must keep (an excluded or unsupported file counts as gone)
+         * @return every root-relative path the walk met: read, skipped for any reason (excluded by the globs, of an
+         *         unsupported type, too large, …) or failed — what sync must keep, since each of these files exists
          */
         Set<String> seen() {
             Set<String> present = new HashSet<>();
             candidates.forEach(c -> present.add(c.path()));
-            skipped.stream().filter(s -> s.reason() != SkipReason.EXCLUDED && s.reason() != SkipReason.UNSUPPORTED_TYPE)
-                    .forEach(s -> present.add(s.path()));
+            skipped.forEach(s -> present.add(s.path()));
             failed.forEach(f -> present.add(f.report().path()));
             return present;
         }

@@ -67,9 +67,19 @@ import org.slf4j.LoggerFactory;
  * <h2>Failures, sync, audit</h2>
  * A file that fails is reported and the run goes on; its earlier version, if any, stays. A failure of the store
  * itself ends the run and propagates; documents stored before it stay whole. With {@link Builder#sync(boolean)
- * sync(true)}, after a finished run, the tenant's documents (under the path prefix) whose files the walk did not meet
- * are deleted. With an {@link Builder#auditSink(AuditSink) audit sink}, each run writes one
+ * sync(true)}, after a finished run, the tenant's documents (under the path prefix) whose files are gone are deleted:
+ * files the walk did not meet at all. A file the include/exclude globs leave out, of a type no parser reads, or
+ * skipped or failed for any other reason still exists, and its document stays. With an
+ * {@link Builder#auditSink(AuditSink) audit sink}, each run writes one
  * {@link AuditOperation#INDEX} record: tenant, folder, counts, outcome and latency.
+ *
+ * <h2>One folder per prefix</h2>
+ * Every stored document records the folder it was indexed from ({@link DocumentIngestor#ROOT_KEY}, its real path).
+ * Before reading anything, a run refuses with an {@link IngestException} when the tenant holds documents under the
+ * path prefix that were indexed from another folder that still exists: two folders both named {@code docs} would
+ * otherwise overwrite each other, and a sync of one would delete the other's documents. The fix is a path prefix of
+ * its own for the second folder. A folder that was moved or deleted no longer claims its prefix, and documents that
+ * record no folder (indexed before folders were recorded) belong to whichever folder indexes their prefix.
  *
  * <h2>Cancellation and threads</h2>
  * {@link #index(Path, BooleanSupplier)} checks its token before each folder, file and embedding batch; once it
@@ -168,6 +178,7 @@ public final class Indexer {
 
     private IndexReport run(Path root, BooleanSupplier cancelRequested, long started) {
         FolderScanner.Scan scan = scanner.scan(root, cancelRequested);
+        claimPrefix(scan.realRoot);
         IndexRun run = new IndexRun(scan, listener, ingestor.embedder());
         listener.onStart(scan.candidates.size());
         for (IndexReport.SkippedFile s : scan.skipped) {
@@ -219,13 +230,58 @@ public final class Indexer {
         return byPath;
     }
 
+    /**
+     * Makes sure the path prefix is this root's: the tenant's documents under it were indexed from this folder, from
+     * none recorded (indexed before roots were), or from a folder that no longer exists (moved or deleted).
+     *
+     * @throws IngestException naming the other folder and the fix, when another existing folder holds the prefix
+     */
+    private void claimPrefix(Path realRoot) {
+        String root = realRoot.toString();
+        Map<String, Boolean> others = new HashMap<>();
+        for (StoredDocument document : store.documents(Scope.unrestricted(ingestor.tenant()))) {
+            String theirs = document.metadata().get(DocumentIngestor.ROOT_KEY);
+            if (document.path().startsWith(pathPrefix) && theirs != null && !theirs.equals(root)
+                    && others.computeIfAbsent(theirs, Indexer::existingFolder)) {
+                throw new IngestException(root, 0, "tenant '" + ingestor.tenant() + "' already holds documents "
+                        + (pathPrefix.isEmpty() ? "without a path prefix" : "under '" + pathPrefix + "'")
+                        + " indexed from another folder, " + theirs + "; indexing this one there too would overwrite"
+                        + " them, and a sync would delete them. Nothing was indexed. Give this folder its own path"
+                        + " prefix (ragkit index --prefix " + suggestedPrefix(realRoot) + "; Indexer.Builder"
+                        + ".pathPrefix) or another tenant", null);
+            }
+        }
+    }
+
+    private static boolean existingFolder(String path) {
+        try {
+            return Files.isDirectory(Path.of(path));
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** @return a prefix from the root's parent and own name, e.g. {@code y-docs} for {@code /y/docs} */
+    private static String suggestedPrefix(Path realRoot) {
+        Path name = realRoot.getFileName();
+        Path parent = realRoot.getParent() == null ? null : realRoot.getParent().getFileName();
+        String own = name == null ? "root" : name.toString();
+        String suggestion = parent == null ? own + "-2" : parent + "-" + own;
+        return suggestion.replaceAll("[^A-Za-z0-9._-]", "-");
+    }
+
     private int deleteGone(FolderScanner.Scan scan) {
         Set<String> present = scan.seen();
+        String root = scan.realRoot.toString();
         Scope admin = Scope.unrestricted(ingestor.tenant());
         int deleted = 0;
         for (StoredDocument document : store.documents(admin)) {
             if (!document.path().startsWith(pathPrefix)) {
                 continue;                       // another folder's document in the same tenant
+            }
+            String theirs = document.metadata().get(DocumentIngestor.ROOT_KEY);
+            if (theirs != null && !theirs.equals(root) && existingFolder(theirs)) {
+                continue;                       // another folder's, under the same prefix (never deleted by this one)
             }
             String path = document.path().substring(pathPrefix.length());
             if (present.contains(path) || scan.underUnlistedFolder(path)) {

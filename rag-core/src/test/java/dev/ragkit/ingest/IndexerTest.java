@@ -590,8 +590,8 @@ final class IndexerTest {
 
         IndexReport report = indexer().include("**/*.md").sync(true).build().index(root);
 
-        assertThat(report.documentsDeleted()).isEqualTo(3);
-        assertThat(storedPaths()).containsExactly("keep.md");
+        assertThat(report.documentsDeleted()).isEqualTo(2);
+        assertThat(storedPaths()).containsExactly("keep.md", "other.txt");     // other.txt exists: not gone
         assertThat(store.documents(Scope.unrestricted("other"))).extracting(StoredDocument::path)
                 .containsExactly("dir/gone-too.md", "gone.md", "keep.md", "other.txt");
     }
@@ -616,6 +616,75 @@ final class IndexerTest {
 
         assertThat(report.documentsDeleted()).isEqualTo(1);
         assertThat(storedPaths()).containsExactly("docs/index.md", "guides/index.md");
+    }
+
+    @Test
+    void index_syncWithGlobsThatLeaveFilesOut_deletesOnlyDocumentsWhoseFilesAreGone() throws IOException {
+        Path root = root();
+        write(root, "a.md", "alpha");
+        write(root, "sub/a.md", "alpha below");
+        write(root, "b.md", "beta");
+        write(root, "notes.txt", "notes");
+        write(root, "gone.md", "gone");
+        indexer().build().index(root);
+        Files.delete(root.resolve("gone.md"));
+
+        IndexReport report = indexer().include("**/a.md").exclude("sub/**").sync(true).build().index(root);
+
+        assertThat(report.documentsDeleted()).isEqualTo(1);
+        assertThat(report.filesSkipped()).extracting(IndexReport.SkippedFile::path)
+                .containsExactly("b.md", "notes.txt", "sub/a.md");
+        assertThat(storedPaths()).containsExactly("a.md", "b.md", "notes.txt", "sub/a.md");
+    }
+
+    @Test
+    void index_everyDocument_recordsTheFolderItCameFrom() throws IOException {
+        Path root = root();
+        write(root, "a.md", "alpha");
+
+        indexer().build().index(root);
+
+        assertThat(stored("a.md").metadata()).containsEntry(DocumentIngestor.ROOT_KEY,
+                root.toRealPath().toString());
+    }
+
+    @Test
+    void index_secondFolderOfTheSameNameUnderTheSamePrefix_isRefusedNamingTheOtherFolderAndThePrefixFix()
+            throws IOException {
+        Path x = Files.createDirectories(temp.resolve("x/docs"));
+        Path y = Files.createDirectories(temp.resolve("y/docs"));
+        write(x, "install.md", "install from x");
+        write(x, "only-x.md", "only in x");
+        write(y, "install.md", "install from y");
+        indexer().pathPrefix("docs").sync(true).build().index(x);
+
+        assertThatThrownBy(() -> indexer().pathPrefix("docs").sync(true).build().index(y))
+                .isInstanceOf(IngestException.class).hasMessageContaining(x.toRealPath().toString())
+                .hasMessageContaining("under 'docs/'").hasMessageContaining("--prefix y-docs")
+                .hasMessageContaining("Nothing was indexed");
+
+        assertThat(storedPaths()).containsExactly("docs/install.md", "docs/only-x.md");
+        assertThat(chunksOf("docs/install.md")).extracting(StoredChunk::text).containsExactly("install from x");
+        indexer().pathPrefix("y-docs").sync(true).build().index(y);
+        assertThat(storedPaths()).containsExactly("docs/install.md", "docs/only-x.md", "y-docs/install.md");
+        assertThat(Indexer.builder().store(store).embedder(embedder).tenant("other").chunker(LINES).pathPrefix("docs")
+                .build().index(y).filesIndexed()).as("another tenant is another namespace").isEqualTo(1);
+    }
+
+    @Test
+    void index_folderMovedElsewhere_keepsItsPrefixAndSyncsItsDocuments() throws IOException {
+        Path old = Files.createDirectories(temp.resolve("old/docs"));
+        write(old, "a.md", "alpha");
+        write(old, "b.md", "beta");
+        indexer().pathPrefix("docs").build().index(old);
+        Path moved = Files.move(old, Files.createDirectories(temp.resolve("new")).resolve("docs"));
+        Files.delete(moved.resolve("b.md"));
+
+        IndexReport report = indexer().pathPrefix("docs").sync(true).build().index(moved);
+
+        assertThat(report.filesUnchanged()).isEqualTo(1);
+        assertThat(report.documentsDeleted()).isEqualTo(1);
+        assertThat(storedPaths()).containsExactly("docs/a.md");
     }
 
     @Test

@@ -18,6 +18,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -354,13 +355,27 @@ final class Snapshot {
         }
     }
 
+    /**
+     * Deletes what an interrupted save left: {@code .<base>.*.tmp} files that are provably a snapshot's (they start
+     * with its signature, or are empty because the save died before writing). A file of that name that is anything
+     * else is not ours, and stays.
+     */
     private static void deleteStaleTemporaries(Path dir, String base) {
         try (DirectoryStream<Path> stale = Files.newDirectoryStream(dir, "." + base + ".*.tmp")) {
             for (Path p : stale) {
-                Files.deleteIfExists(p);
+                if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && startsLikeASnapshot(p)) {
+                    Files.deleteIfExists(p);
+                }
             }
         } catch (IOException ignored) {
             // best effort: a leftover temporary file wastes space but never replaces the snapshot
+        }
+    }
+
+    private static boolean startsLikeASnapshot(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+            byte[] head = in.readNBytes(MAGIC.length);
+            return head.length == 0 || Arrays.equals(head, MAGIC);
         }
     }
 

@@ -105,6 +105,19 @@ final class SnapshotTest {
     }
 
     @Test
+    void save_besideATemporaryLookingFileThatIsNotASnapshots_keepsIt() throws IOException {
+        Path mine = dir.resolve(".index.bin.mine.tmp");
+        Files.writeString(mine, "the user's file, not a snapshot");
+        Path leftover = dir.resolve(".index.bin.123.tmp");
+        Files.write(leftover, new byte[0]);                   // what a save killed before its first write leaves
+
+        sample().save(dir.resolve("index.bin"));
+
+        assertThat(Files.readString(mine)).isEqualTo("the user's file, not a snapshot");
+        assertThat(leftover).doesNotExist();
+    }
+
+    @Test
     void load_truncatedFile_isRejectedAndLoadsNothing() throws IOException {
         Path file = dir.resolve("index.bin");
         sample().save(file);

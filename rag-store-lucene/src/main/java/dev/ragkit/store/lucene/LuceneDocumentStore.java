@@ -77,7 +77,12 @@ import org.jspecify.annotations.Nullable;
  * Every commit records the index format, the vector dimension, the embedder id and the analyzer. Opening an index
  * with another embedder, dimension or analyzer, a foreign Lucene index, a damaged one, or a directory holding other
  * files fails with a {@link StoreException} that says what to do, and changes nothing. An empty index is written
- * at creation, so an empty store reopens as an empty store.
+ * at creation, so an empty store reopens as an empty store. A new index gets a marker file, {@code ragkit-index.txt},
+ * the proof that the folder is RagKit's; an index from before the marker is adopted (marked) by its next writer.
+ * Lucene's writer deletes files it takes for its own leftovers — any unreferenced {@code _*.*} or {@code segments*}
+ * name — so a writer refuses a folder holding such a file that is not Lucene's ({@code _config.yml}, starting
+ * without Lucene's header), naming it; other files in the folder are left alone. To replace the whole index, build
+ * the new one beside it: {@link Builder#rebuild()}.
  *
  * <h2>Limits</h2>
  * Vectors of at most 1,024 dimensions (Lucene 9's limit for HNSW fields). {@link #compact()} merges the index into
@@ -608,6 +613,41 @@ public final class LuceneDocumentStore implements DocumentStore {
                 throw new IllegalArgumentException(name + " must not be blank");
             }
             return value.strip();
+        }
+
+        /** @return a copy of these settings for another directory, read-write, without a lock wait */
+        Builder copyFor(Path other) {
+            Builder b = new Builder();
+            b.directory = other;
+            b.dimension = dimension;
+            b.embedder = embedder;
+            b.analyzer = analyzer;
+            b.analyzerName = analyzerName;
+            b.commitMode = commitMode;
+            b.maxK = maxK;
+            b.ramBufferMb = ramBufferMb;
+            b.searchCandidates = searchCandidates;
+            return b;
+        }
+
+        /**
+         * Starts rebuilding the index in {@link #directory(Path)}: takes its write lock (waiting up to
+         * {@link #lockWait(Duration)}) and opens an empty store with these settings in a staging folder beside it,
+         * which {@link LuceneRebuild#replace()} swaps in whole. See {@link LuceneRebuild} for what it refuses.
+         *
+         * @return the rebuild; close it (after {@code replace()}, or to discard the new index)
+         * @throws IllegalStateException when no directory was given, or the builder is read-only
+         * @throws StoreException        when the folder is not provably RagKit's index (nothing is changed then), or
+         *                               another writer holds it past the lock wait
+         */
+        public LuceneRebuild rebuild() {
+            if (directory == null) {
+                throw new IllegalStateException("a LuceneDocumentStore rebuild needs directory(..)");
+            }
+            if (readOnly) {
+                throw new IllegalStateException("a rebuild writes the index; drop readOnly(true)");
+            }
+            return LuceneRebuild.start(this, directory, lockWait.toMillis());
         }
 
         /**

@@ -11,7 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
+import java.util.SortedSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
@@ -86,10 +86,14 @@ final class LuceneIndex implements AutoCloseable {
             if (!readOnly) {
                 Files.createDirectories(dir);
             }
+            IndexFolder.Contents contents = IndexFolder.inspect(dir, !readOnly);
+            contents.refuseStrangers(readOnly ? "opening the index" : "opening the index for writing");
             directory = FSDirectory.open(dir);
             boolean exists = DirectoryReader.indexExists(directory) || awaitCreation(dir, directory, lockWaitMillis);
             if (!exists) {
-                refuseForeignFiles(dir, readOnly);
+                contents = IndexFolder.inspect(dir, !readOnly);        // as it is after waiting for a creator
+                contents.refuseStrangers(readOnly ? "opening the index" : "opening the index for writing");
+                refuseNonIndex(contents, readOnly);
             }
             Map<String, String> identity = new LinkedHashMap<>();
             if (exists) {
@@ -116,8 +120,12 @@ final class LuceneIndex implements AutoCloseable {
                 writeHolder(dir);
                 writer.setLiveCommitData(Map.copyOf(identity).entrySet());
                 if (!exists) {
+                    IndexFolder.mark(dir, "created");
                     writer.commit(); // an empty index is an index: it exists on disk and reopens
+                } else if (!contents.marked()) {
+                    IndexFolder.mark(dir, "adopted");  // made before the marker: RagKit's, all its files Lucene's
                 }
+                clearStaleStaging(dir);
                 searchers = new SearcherManager(writer, null);
             }
             return new LuceneIndex(dir, directory, writer, searchers, identity);
@@ -136,15 +144,24 @@ final class LuceneIndex implements AutoCloseable {
 
     private static IndexWriter openWriter(Path dir, Directory directory, Analyzer analyzer, long lockWaitMillis,
             double ramBufferMb) throws IOException {
+        return waitForLock(dir, lockWaitMillis, () -> new IndexWriter(directory, new IndexWriterConfig(analyzer)
+                .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+                .setRAMBufferSizeMB(ramBufferMb)
+                .setCommitOnClose(false)));
+    }
+
+    /** Something that takes the write lock, or fails with {@link LockObtainFailedException} while another holds it. */
+    interface LockAttempt<T> {
+        T attempt() throws IOException;
+    }
+
+    /** Tries until the lock is had or {@code lockWaitMillis} passed, backing off from 20 to 250 ms. */
+    static <T> T waitForLock(Path dir, long lockWaitMillis, LockAttempt<T> attempt) throws IOException {
         long deadline = System.nanoTime() + lockWaitMillis * 1_000_000L;
         long pause = 20;
         while (true) {
-            IndexWriterConfig config = new IndexWriterConfig(analyzer)
-                    .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
-                    .setRAMBufferSizeMB(ramBufferMb)
-                    .setCommitOnClose(false);
             try {
-                return new IndexWriter(directory, config);
+                return attempt.attempt();
             } catch (LockObtainFailedException e) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
@@ -167,7 +184,26 @@ final class LuceneIndex implements AutoCloseable {
         }
     }
 
-    private static String holder(Path dir) {
+    /**
+     * Removes what a rebuild killed midway left beside the index ({@code .<name>.rebuild}, when it carries RagKit's
+     * marker). Only a writer holding the index's lock calls this, and a rebuild holds that lock from start to end, so
+     * no rebuild is using it. Best effort: a leftover wastes space, nothing more.
+     */
+    private static void clearStaleStaging(Path dir) {
+        Path staging = IndexFolder.staging(dir);
+        try {
+            if (Files.isDirectory(staging) && IndexFolder.isMarked(staging)) {
+                IndexFolder.Contents contents = IndexFolder.inspect(staging, true);
+                if (contents.strangers().isEmpty()) {
+                    IndexFolder.deleteOwn(contents);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the next rebuild tries again
+        }
+    }
+
+    static String holder(Path dir) {
         try {
             String text = Files.readString(dir.resolve(HOLDER_FILE), StandardCharsets.UTF_8).strip();
             return text.isEmpty() ? "holder unknown" : "held by " + text;
@@ -176,7 +212,7 @@ final class LuceneIndex implements AutoCloseable {
         }
     }
 
-    private static void writeHolder(Path dir) {
+    static void writeHolder(Path dir) {
         String pid;
         String host;
         try {
@@ -194,7 +230,7 @@ final class LuceneIndex implements AutoCloseable {
         }
     }
 
-    private static void deleteHolder(Path dir) {
+    static void deleteHolder(Path dir) {
         try {
             Files.deleteIfExists(dir.resolve(HOLDER_FILE));
         } catch (IOException e) {
@@ -236,27 +272,38 @@ final class LuceneIndex implements AutoCloseable {
         }
     }
 
-    private static void refuseForeignFiles(Path dir, boolean readOnly) throws IOException {
-        TreeSet<String> foreign = new TreeSet<>();
-        if (Files.isDirectory(dir)) {
-            try (var files = Files.list(dir)) {
-                files.map(p -> p.getFileName().toString())
-                        .filter(n -> !n.equals(LOCK_FILE) && !n.equals(HOLDER_FILE))
-                        .forEach(foreign::add);
+    /**
+     * An open found no commit: fine for a writer when the folder is empty, or is RagKit's and holds nothing of
+     * Lucene's but an interrupted first commit ({@code pending_segments_N}); anything else is refused, and a
+     * {@code --rebuild} is suggested only for a folder RagKit marked as its own.
+     */
+    private static void refuseNonIndex(IndexFolder.Contents contents, boolean readOnly) {
+        Path dir = contents.dir();
+        boolean interrupted = contents.lucene().stream().allMatch(n -> n.startsWith("pending_segments"));
+        if (contents.marked() && interrupted || contents.empty()) {
+            if (readOnly) {
+                throw new StoreException("there is no index at " + dir + " yet; index documents first (ragkit index)",
+                        false);
             }
+            return;
         }
-        if (readOnly && foreign.isEmpty()) {
-            throw new StoreException("there is no index at " + dir + " yet; index documents first (ragkit index)",
-                    false);
+        if (contents.marked()) {
+            throw new StoreException("the index at " + dir + " is damaged: it holds " + IndexFolder.names(
+                    contents.lucene()) + " but no complete Lucene commit. Nothing was changed. Re-index it (ragkit"
+                    + " index <folder> --index " + dir + " --rebuild) or restore it from a backup", false);
         }
-        if (!foreign.isEmpty()) {
-            boolean lucene = foreign.stream().anyMatch(n -> n.startsWith("segments") || n.startsWith("_"));
-            throw new StoreException("the directory " + dir + " is not a readable index: it holds "
-                    + (foreign.size() > 5 ? foreign.size() + " files such as " + List.copyOf(foreign).subList(0, 5)
-                    : "the files " + foreign) + (lucene ? " but no complete Lucene commit (the index is damaged)" : "")
-                    + ". Nothing was changed. Point the store at an empty or new directory, or move these files away"
-                    + " and re-index (ragkit index --rebuild)", false);
+        if (!contents.lucene().isEmpty()) {
+            SortedSet<String> all = new TreeSet<>(contents.lucene());
+            all.addAll(contents.others());
+            throw new StoreException("the folder " + dir + " is not a readable index: it holds " + IndexFolder.names(
+                    all) + " but no complete Lucene commit, and no " + IndexFolder.MARKER + " saying RagKit made it."
+                    + " Nothing was changed, and RagKit will not delete these files. If it was an index, move the"
+                    + " folder away and index your folders again; otherwise point the store at a new or empty"
+                    + " folder", false);
         }
+        throw new StoreException("the folder " + dir + " is not an index: it holds " + IndexFolder.names(
+                contents.others()) + ". Nothing was changed. Point the store at an index (ragkit: --index), or at a new"
+                + " or empty folder to create one there", false);
     }
 
     private static void check(Path dir, Map<String, String> data, int dimension, @Nullable String embedder,
@@ -264,8 +311,8 @@ final class LuceneIndex implements AutoCloseable {
         String format = data.get(KEY_FORMAT);
         if (format == null) {
             throw new StoreException("the Lucene index at " + dir + " was not written by RagKit (its commits carry no "
-                    + KEY_FORMAT + "); RagKit does not write into foreign indexes. Use another directory, or delete"
-                    + " this one and re-index (ragkit index --rebuild)", false);
+                    + KEY_FORMAT + "); RagKit neither writes into nor deletes an index it did not make. Nothing was"
+                    + " changed. Point the store at a new or empty folder (ragkit: --index)", false);
         }
         int f;
         try {
@@ -414,6 +461,14 @@ final class LuceneIndex implements AutoCloseable {
         }
     }
 
+    /** @return how to repair a damaged index: rebuild it when RagKit marked it as its own, else move it away */
+    private static String repair(Path dir) {
+        return IndexFolder.isMarked(dir) ? "Restore it from a backup, or re-index it (ragkit index <folder> --index "
+                + dir + " --rebuild)" : "Restore it from a backup, or move the folder away and re-index your folders"
+                + " into a new one (RagKit does not delete an index folder it did not mark as its own: "
+                + IndexFolder.MARKER + ")";
+    }
+
     /** A Lucene failure as a {@link StoreException} that says what to do. */
     static StoreException failure(Path dir, String what, Exception e) {
         Objects.requireNonNull(e, "e");
@@ -423,13 +478,12 @@ final class LuceneIndex implements AutoCloseable {
         if (e instanceof CorruptIndexException || e instanceof EOFException || e instanceof NoSuchFileException
                 || e instanceof IndexNotFoundException) {
             return new StoreException(what + " failed: the index at " + dir + " is damaged (" + e.getMessage()
-                    + "). Nothing was changed. Restore it from a backup, or delete the directory and re-index"
-                    + " (ragkit index --rebuild)", e, false);
+                    + "). Nothing was changed. " + repair(dir), e, false);
         }
         if (e instanceof IndexFormatTooOldException || e instanceof IndexFormatTooNewException) {
             return new StoreException(what + " failed: the index at " + dir + " is damaged or was written by a Lucene"
-                    + " version this RagKit cannot read (" + e.getMessage() + "). Nothing was changed. Re-index it"
-                    + " (ragkit index --rebuild)", e, false);
+                    + " version this RagKit cannot read (" + e.getMessage() + "). Nothing was changed. " + repair(dir),
+                    e, false);
         }
         if (e instanceof AlreadyClosedException) {
             return new StoreException("this Lucene store is closed (" + dir + "); open a new one", e, false);
