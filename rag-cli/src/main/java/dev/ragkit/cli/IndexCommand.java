@@ -82,7 +82,8 @@ final class IndexCommand extends CliCommand {
 
     @Option(names = "--chunk-tokens", description = "the most tokens (cl100k) in one chunk, 16-8192, a quarter of them "
             + "(at most 50) overlapping the chunk before (default: chunks the embedder reads whole, 126 word pieces of "
-            + "its own tokenizer for the in-process models; each answer also reads the chunks around a match)")
+            + "its own tokenizer for the in-process models, without overlap; an answer reads the chunks around a "
+            + "match too)")
     Integer chunkTokens;
 
     @Option(names = "--json", description = "print the whole report as JSON (every skipped file with its reason)")

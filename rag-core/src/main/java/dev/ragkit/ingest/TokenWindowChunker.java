@@ -109,9 +109,10 @@ public final class TokenWindowChunker implements Chunker {
      * A chunker whose every chunk the embedder reads whole: for an embedder that states its input limit and counts
      * its own tokens ({@link Embedder#maxInputTokens()}, {@link Embedder#inputTokens}), windows of the smaller of that
      * limit and {@value #EMBEDDER_WINDOW} (less the special tokens the model adds), counted with the model's own
-     * tokenizer, overlapping by a quarter of that; e.g. 126 word pieces with 31 overlap for all-MiniLM-L6-v2 and for
-     * bge-small-en-v1.5. Otherwise the default 500/50 on cl100k (the model is trusted to read that much). The
-     * indexer's default.
+     * tokenizer, without overlap: e.g. 126 word pieces for all-MiniLM-L6-v2 and for bge-small-en-v1.5. Overlap would
+     * embed a quarter of the text twice (the chunks end at sentence ends anyway, and the model reads the chunks
+     * around a match through {@code RetrievalOptions.neighbourChunks}). Otherwise the default 500/50 on cl100k (the
+     * model is trusted to read that much). The indexer's default.
      *
      * @param embedder the embedder that will read the chunks
      * @return the chunker
@@ -122,8 +123,7 @@ public final class TokenWindowChunker implements Chunker {
         if (limit > 0 && embedder.inputTokens("") >= 0) {
             EmbedderTokenCounter counter = new EmbedderTokenCounter(embedder);
             int max = Math.max(16, Math.min(limit, EMBEDDER_WINDOW) - counter.specialTokens());
-            return builder().counter(counter).maxTokens(max).overlapTokens(Math.min(DEFAULT_OVERLAP_TOKENS, max / 4))
-                    .build();
+            return builder().counter(counter).maxTokens(max).overlapTokens(0).build();
         }
         return builder().counter(TokenCounters.jtokkit()).build();
     }

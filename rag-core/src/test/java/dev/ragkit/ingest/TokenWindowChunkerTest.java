@@ -923,7 +923,7 @@ final class TokenWindowChunkerTest {
         List<TextChunk> chunks = chunker.chunk(document(lines));
 
         assertThat(chunker.maxTokens()).isEqualTo(18);                  // the limit less the two special tokens
-        assertThat(chunker.overlapTokens()).isEqualTo(4);
+        assertThat(chunker.overlapTokens()).isZero();
         assertThat(chunker.counter().name()).isEqualTo("embedder:twenty-words");
         assertThat(chunks).hasSizeGreaterThan(6).allSatisfy(c -> assertThat(embedder.inputTokens(c.text()))
                 .as(c.text()).isLessThanOrEqualTo(20));
