@@ -40,8 +40,16 @@ final class AuditRecorder {
             outcome = response.action() == Action.CITE ? AuditOutcome.ANSWERED : AuditOutcome.ROUTED;
         }
         String problem = write(x, record(x, outcome, response.action().name(), response.confidence().overall(),
-                null), null);
+                null, reason(response)), null);
         return problem == null ? response : ResponseBuilder.withFlag(response, ResponseFlag.AUDIT_NOT_WRITTEN);
+    }
+
+    /** Why the documents did not answer: the route's reason, or for a decline the confidence's explanation. */
+    private static @Nullable String reason(RagResponse response) {
+        if (response.routeTo() != null) {
+            return response.routeTo().reason();
+        }
+        return response.action() == Action.DECLINE ? response.confidence().explanation() : null;
     }
 
     /** Audits a failed or cancelled request, unless its record was already written; never hides {@code error}. */
@@ -51,7 +59,7 @@ final class AuditRecorder {
         }
         boolean cancelled = error instanceof CancellationException;
         write(x, record(x, cancelled ? AuditOutcome.CANCELLED : AuditOutcome.ERROR, null, null,
-                cancelled ? null : error.getClass().getName()), error);
+                cancelled ? null : error.getClass().getName(), null), error);
     }
 
     private @Nullable String write(Exchange x, AuditRecord record, @Nullable Throwable primary) {
@@ -60,7 +68,7 @@ final class AuditRecorder {
     }
 
     private AuditRecord record(Exchange x, AuditOutcome outcome, @Nullable String action, @Nullable Integer confidence,
-            @Nullable String errorType) {
+            @Nullable String errorType, @Nullable String reason) {
         Prompt p = x.prompt();
         RagRequest request = x.request;
         return new AuditRecord(x.timestamp, request.requestId(), request.scope().tenant(),
@@ -68,6 +76,6 @@ final class AuditRecorder {
                 p == null ? List.of() : p.sourceIds(), p == null ? 0 : p.contextTokens(), x.model(), action,
                 confidence, x.elapsed().toMillis(), outcome, errorType, AuditOperation.ASK, Map.of(),
                 x.retrievalQuery() == null ? null : redaction == QueryRedaction.NONE ? x.retrievalQuery()
-                        : "sha256:" + AuditRecord.sha256(x.retrievalQuery()));
+                        : "sha256:" + AuditRecord.sha256(x.retrievalQuery()), reason);
     }
 }

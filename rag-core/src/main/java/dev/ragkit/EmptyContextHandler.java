@@ -32,11 +32,13 @@ final class EmptyContextHandler {
     }
 
     /**
+     * @param reason          why there is no context: nothing found, nothing that supports the question (with the
+     *                        words no passage mentions), or nothing that fits the budget
      * @param droppedByBudget the blocks that were found but did not fit (empty when nothing was found)
      * @return the plan the policy chooses
      */
-    Plan plan(Exchange x, List<ContextBlock> droppedByBudget) {
-        String reason = reason(droppedByBudget);
+    Plan plan(Exchange x, String reason, List<ContextBlock> droppedByBudget) {
+        x.emptyContextReason(reason);
         switch (policy) {
             case ANSWER_WITHOUT_CONTEXT: {
                 Prompt p = x.time("budget", () -> prompts.fitWithoutContext(x.model(), x.request));
@@ -55,7 +57,7 @@ final class EmptyContextHandler {
 
     /** The response to a model's answer without documents: confidence 0, routed to the administrator, flagged. */
     RagResponse answered(Exchange x, Plan plan, ChatResult result) {
-        String reason = reason(plan.droppedByBudget());
+        String reason = java.util.Objects.requireNonNull(x.emptyContextReason(), "reason");
         return ResponseBuilder.of(x).answered(plan.requirePrompt(), result)
                 .confidence(ConfidenceScore.zero(reason + "; answered without documents"))
                 .routing(new Routing(Action.ROUTE, router.toAdministrator(reason)))
@@ -69,9 +71,5 @@ final class EmptyContextHandler {
             List<ContextBlock> droppedByBudget) {
         return ResponseBuilder.of(x).answer(answer).confidence(ConfidenceScore.zero(reason)).routing(routing)
                 .droppedByBudget(droppedByBudget).build();
-    }
-
-    private static String reason(List<ContextBlock> droppedByBudget) {
-        return droppedByBudget.isEmpty() ? NO_DOCUMENTS_REASON : NO_CONTEXT_FITS_REASON;
     }
 }

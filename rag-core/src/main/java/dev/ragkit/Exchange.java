@@ -22,6 +22,7 @@ final class Exchange {
     private @Nullable Plan plan;
     private boolean audited;
     private @Nullable String retrievalQuery;
+    private @Nullable String emptyContextReason;
 
     final RagObserver.RequestObservation observation;
 
@@ -67,6 +68,15 @@ final class Exchange {
 
     void retrievalQuery(String rewritten) {
         this.retrievalQuery = rewritten;
+    }
+
+    /** @return why the request has no context, once the empty-context path was taken; else {@code null} */
+    @Nullable String emptyContextReason() {
+        return emptyContextReason;
+    }
+
+    void emptyContextReason(String reason) {
+        this.emptyContextReason = reason;
     }
 
     String model() {

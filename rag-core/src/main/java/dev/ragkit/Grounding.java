@@ -4,6 +4,8 @@ import dev.ragkit.error.RagException;
 import dev.ragkit.generation.ChatRequest;
 import dev.ragkit.generation.ChatResult;
 import dev.ragkit.generation.LlmBackend;
+import dev.ragkit.generation.ExtractiveBackend;
+import dev.ragkit.grounding.Citation;
 import dev.ragkit.grounding.CitationExtractor;
 import dev.ragkit.grounding.Citations;
 import dev.ragkit.grounding.ConfidenceScore;
@@ -50,7 +52,10 @@ final class Grounding {
         Citations found = x.time("grounding", () -> citations.extract(answer, used));
         Rating rating = selfRating ? x.time("self-rating", () -> rate(x, prompt, answer)) : Rating.OFF;
         return x.time("grounding", () -> {
-            ConfidenceScore confidence = scorer.score(answer, used, rating.value);
+            ConfidenceScore confidence = scorer.score(new ConfidenceScorer.Evidence(x.retrievalQuery() != null
+                    ? x.retrievalQuery() : x.request.query(), answer, used,
+                    found.citations().stream().map(Citation::sourceId).toList(), rating.value,
+                    ExtractiveBackend.MODEL.equals(result.model())));
             ResponseBuilder r = ResponseBuilder.of(x).answered(prompt, result);
             if (rating.problem != null) {
                 r.flag(ResponseFlag.SELF_RATING_UNAVAILABLE);

@@ -15,6 +15,7 @@ import dev.ragkit.grounding.Router;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.prompt.PromptBuilder;
 import dev.ragkit.retrieval.QueryTransformer;
+import dev.ragkit.retrieval.RelevanceModel;
 import dev.ragkit.retrieval.Reranker;
 import dev.ragkit.retrieval.Deduplicator;
 import dev.ragkit.retrieval.RetrievalOptions;
@@ -54,6 +55,7 @@ abstract class PipelineSettings {
     @Nullable RetrievalOptions retrievalOptions;
     @Nullable Deduplicator deduplicator;
     @Nullable Reranker reranker;
+    @Nullable RelevanceModel relevanceModel;
     @Nullable TokenBudget tokenBudget;
     @Nullable TokenCounter counter;
     @Nullable PromptBuilder promptBuilder;
@@ -100,6 +102,7 @@ abstract class PipelineSettings {
         b.retrievalOptions = retrievalOptions;
         b.deduplicator = deduplicator;
         b.reranker = reranker;
+        b.relevanceModel = relevanceModel;
         b.tokenBudget = tokenBudget;
         b.counter = counter;
         b.promptBuilder = promptBuilder;
@@ -160,6 +163,8 @@ abstract class PipelineSettings {
             clash(problems, "retriever(...)", "deduplicator(...)", deduplicator,
                     "Retriever.builder().deduplicator(...)");
             clash(problems, "retriever(...)", "reranker(...)", reranker, "Retriever.builder().reranker(...)");
+            clash(problems, "retriever(...)", "relevanceModel(...)", relevanceModel,
+                    "Retriever.builder().relevanceModel(...)");
         }
         if (systemPrompt != null && promptBuilder != null) {
             problems.add("both systemPrompt(...) and promptBuilder(...) were set; a custom PromptBuilder carries its "
@@ -385,6 +390,16 @@ abstract class PipelineSettings {
     /** @param options retrieval options of the default retriever (default: from the configuration) @return this */
     public RagPipeline.Builder retrievalOptions(RetrievalOptions options) {
         this.retrievalOptions = Objects.requireNonNull(options, "options");
+        return self();
+    }
+
+    /**
+     * @param model how the default retriever turns hits into relevances (default {@link RelevanceModel#calibrated}
+     *              on the embedder's similarity scale)
+     * @return this builder
+     */
+    public RagPipeline.Builder relevanceModel(RelevanceModel model) {
+        this.relevanceModel = Objects.requireNonNull(model, "relevanceModel");
         return self();
     }
 

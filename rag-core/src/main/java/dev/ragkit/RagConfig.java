@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  *       <td>{@link #temperature()}</td></tr>
  *   <tr><td>{@code RAG_CONFIDENCE_THRESHOLD}</td><td>60</td><td>a whole number from 0 to 100</td>
  *       <td>{@link #confidenceThreshold()}</td></tr>
- *   <tr><td>{@code RAG_ADMIN_EMAIL}</td><td>{@code admin@company.com}</td>
+ *   <tr><td>{@code RAG_ADMIN_EMAIL}</td><td>none: routed questions say no owner is configured</td>
  *       <td>an e-mail address (text on both sides of an {@code @}, no spaces)</td>
  *       <td>{@link #adminEmail()}</td></tr>
  *   <tr><td>{@code RAG_MAX_CONTEXT_TOKENS}</td><td>3000</td><td>a whole number, at least 1</td>
@@ -43,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code RAG_SYSTEM_PROMPT_TOKENS}</td><td>500</td><td>a whole number, at least 0</td>
  *       <td>{@link #systemPromptTokens()}</td></tr>
  *   <tr><td>{@code RAG_MIN_SIMILARITY_SCORE}</td><td>0.3</td><td>a number from 0 to 1</td>
- *       <td>{@link #minSimilarity()}</td></tr>
+ *       <td>{@link #minRelevance()}</td></tr>
  *   <tr><td>{@code RAG_MAX_CHUNKS_PER_DOC}</td><td>3</td><td>a whole number, at least 1</td>
  *       <td>{@link #maxChunksPerDocument()}</td></tr>
  *   <tr><td>{@code RAG_TOTAL_CONTEXT_CHUNKS}</td><td>5</td><td>a whole number, at least 1</td>
@@ -73,7 +73,7 @@ public final class RagConfig {
     public static final String RAG_MAX_RESPONSE_TOKENS = "RAG_MAX_RESPONSE_TOKENS";
     /** Environment variable of {@link #systemPromptTokens()}. */
     public static final String RAG_SYSTEM_PROMPT_TOKENS = "RAG_SYSTEM_PROMPT_TOKENS";
-    /** Environment variable of {@link #minSimilarity()}. */
+    /** Environment variable of {@link #minRelevance()}. */
     public static final String RAG_MIN_SIMILARITY_SCORE = "RAG_MIN_SIMILARITY_SCORE";
     /** Environment variable of {@link #maxChunksPerDocument()}. */
     public static final String RAG_MAX_CHUNKS_PER_DOC = "RAG_MAX_CHUNKS_PER_DOC";
@@ -93,26 +93,26 @@ public final class RagConfig {
     private static final String UNIT_RULE = "a number from 0 to 1";
     private static final String OVERLAP_RULE = "a number above 0 and at most 1";
 
-    private static final RagConfig DEFAULTS = new RagConfig("llama3.2", 0.1, 60, "admin@company.com", 3000, 1000,
+    private static final RagConfig DEFAULTS = new RagConfig("llama3.2", 0.1, 60, null, 3000, 1000,
             1024, 500, 0.3, 3, 5, 15, JaccardDeduplicator.DEFAULT_THRESHOLD);
 
     private final String chatModel;
     private final double temperature;
     private final int confidenceThreshold;
-    private final String adminEmail;
+    private final @Nullable String adminEmail;
     private final int maxContextTokens;
     private final int maxHistoryTokens;
     private final int maxResponseTokens;
     private final int systemPromptTokens;
-    private final double minSimilarity;
+    private final double minRelevance;
     private final int maxChunksPerDocument;
     private final int topK;
     private final int candidateCap;
     private final double duplicateThreshold;
 
-    private RagConfig(String chatModel, double temperature, int confidenceThreshold, String adminEmail,
+    private RagConfig(String chatModel, double temperature, int confidenceThreshold, @Nullable String adminEmail,
             int maxContextTokens, int maxHistoryTokens, int maxResponseTokens, int systemPromptTokens,
-            double minSimilarity, int maxChunksPerDocument, int topK, int candidateCap, double duplicateThreshold) {
+            double minRelevance, int maxChunksPerDocument, int topK, int candidateCap, double duplicateThreshold) {
         this.chatModel = chatModel;
         this.temperature = temperature;
         this.confidenceThreshold = confidenceThreshold;
@@ -121,7 +121,7 @@ public final class RagConfig {
         this.maxHistoryTokens = maxHistoryTokens;
         this.maxResponseTokens = maxResponseTokens;
         this.systemPromptTokens = systemPromptTokens;
-        this.minSimilarity = minSimilarity;
+        this.minRelevance = minRelevance;
         this.maxChunksPerDocument = maxChunksPerDocument;
         this.topK = topK;
         this.candidateCap = candidateCap;
@@ -168,7 +168,7 @@ public final class RagConfig {
         Settings.read(env, RAG_MAX_HISTORY_TOKENS, AT_LEAST_0, v -> b.maxHistoryTokens(Integer.parseInt(v)));
         Settings.read(env, RAG_MAX_RESPONSE_TOKENS, AT_LEAST_1, v -> b.maxResponseTokens(Integer.parseInt(v)));
         Settings.read(env, RAG_SYSTEM_PROMPT_TOKENS, AT_LEAST_0, v -> b.systemPromptTokens(Integer.parseInt(v)));
-        Settings.read(env, RAG_MIN_SIMILARITY_SCORE, UNIT_RULE, v -> b.minSimilarity(Settings.parseNumber(v)));
+        Settings.read(env, RAG_MIN_SIMILARITY_SCORE, UNIT_RULE, v -> b.minRelevance(Settings.parseNumber(v)));
         Settings.read(env, RAG_MAX_CHUNKS_PER_DOC, AT_LEAST_1, v -> b.maxChunksPerDocument(Integer.parseInt(v)));
         Settings.read(env, RAG_TOTAL_CONTEXT_CHUNKS, AT_LEAST_1, v -> b.topK(Integer.parseInt(v)));
         Settings.read(env, RAG_DEDUP_CANDIDATES_CAP, AT_LEAST_1, v -> b.candidateCap(Integer.parseInt(v)));
@@ -194,23 +194,25 @@ public final class RagConfig {
      * @return a builder holding every value of this configuration
      */
     public Builder toBuilder() {
-        return new Builder().chatModel(chatModel).temperature(temperature).confidenceThreshold(confidenceThreshold)
-                .adminEmail(adminEmail).maxContextTokens(maxContextTokens).maxHistoryTokens(maxHistoryTokens)
-                .maxResponseTokens(maxResponseTokens).systemPromptTokens(systemPromptTokens)
-                .minSimilarity(minSimilarity).maxChunksPerDocument(maxChunksPerDocument).topK(topK)
-                .candidateCap(candidateCap).duplicateThreshold(duplicateThreshold);
+        Builder b = new Builder().chatModel(chatModel).temperature(temperature)
+                .confidenceThreshold(confidenceThreshold).maxContextTokens(maxContextTokens)
+                .maxHistoryTokens(maxHistoryTokens).maxResponseTokens(maxResponseTokens)
+                .systemPromptTokens(systemPromptTokens).minRelevance(minRelevance)
+                .maxChunksPerDocument(maxChunksPerDocument).topK(topK).candidateCap(candidateCap)
+                .duplicateThreshold(duplicateThreshold);
+        return adminEmail == null ? b : b.adminEmail(adminEmail);
     }
 
     /**
      * The {@link RetrievalOptions#chunkQa()} preset with this configuration's retrieval settings, which carry the
-     * same names: {@link #minSimilarity()}, {@link #topK()}, {@link #maxChunksPerDocument()} and
+     * same names: {@link #minRelevance()}, {@link #topK()}, {@link #maxChunksPerDocument()} and
      * {@link #candidateCap()}.
      *
      * @return the retrieval options
      */
     public RetrievalOptions retrievalOptions() {
         return RetrievalOptions.chunkQa().toBuilder()
-                .minSimilarity(minSimilarity)
+                .minRelevance(minRelevance)
                 .topK(topK)
                 .maxChunksPerDocument(maxChunksPerDocument)
                 .candidateCap(candidateCap)
@@ -239,8 +241,12 @@ public final class RagConfig {
         return confidenceThreshold;
     }
 
-    /** @return who low-confidence answers are routed to; default {@code admin@company.com} */
-    public String adminEmail() {
+    /**
+     * @return who gets questions no owner is found for, or {@code null} when nobody is configured (the default: a
+     *         routed response then says that no owner is configured and how to configure one, rather than showing an
+     *         invented address)
+     */
+    public @Nullable String adminEmail() {
         return adminEmail;
     }
 
@@ -266,10 +272,10 @@ public final class RagConfig {
 
     /**
      * @return the lowest raw cosine similarity a retrieved chunk may have, 0 to 1; default 0.3 (as
-     *         {@link RetrievalOptions#minSimilarity()})
+     *         {@link RetrievalOptions#minRelevance()})
      */
-    public double minSimilarity() {
-        return minSimilarity;
+    public double minRelevance() {
+        return minRelevance;
     }
 
     /** @return the most chunks kept from one document; default 3 (as {@link RetrievalOptions#maxChunksPerDocument()}) */
@@ -298,10 +304,10 @@ public final class RagConfig {
     public boolean equals(Object o) {
         return o instanceof RagConfig c && chatModel.equals(c.chatModel)
                 && Double.compare(temperature, c.temperature) == 0
-                && confidenceThreshold == c.confidenceThreshold && adminEmail.equals(c.adminEmail)
+                && confidenceThreshold == c.confidenceThreshold && Objects.equals(adminEmail, c.adminEmail)
                 && maxContextTokens == c.maxContextTokens && maxHistoryTokens == c.maxHistoryTokens
                 && maxResponseTokens == c.maxResponseTokens && systemPromptTokens == c.systemPromptTokens
-                && Double.compare(minSimilarity, c.minSimilarity) == 0
+                && Double.compare(minRelevance, c.minRelevance) == 0
                 && maxChunksPerDocument == c.maxChunksPerDocument && topK == c.topK
                 && candidateCap == c.candidateCap
                 && Double.compare(duplicateThreshold, c.duplicateThreshold) == 0;
@@ -310,7 +316,7 @@ public final class RagConfig {
     @Override
     public int hashCode() {
         return Objects.hash(chatModel, temperature, confidenceThreshold, adminEmail, maxContextTokens,
-                maxHistoryTokens, maxResponseTokens, systemPromptTokens, minSimilarity, maxChunksPerDocument, topK,
+                maxHistoryTokens, maxResponseTokens, systemPromptTokens, minRelevance, maxChunksPerDocument, topK,
                 candidateCap, duplicateThreshold);
     }
 
@@ -319,7 +325,7 @@ public final class RagConfig {
         return "RagConfig[chatModel=" + chatModel + ", temperature=" + temperature + ", confidenceThreshold="
                 + confidenceThreshold + ", adminEmail=" + adminEmail + ", maxContextTokens=" + maxContextTokens
                 + ", maxHistoryTokens=" + maxHistoryTokens + ", maxResponseTokens=" + maxResponseTokens
-                + ", systemPromptTokens=" + systemPromptTokens + ", minSimilarity=" + minSimilarity
+                + ", systemPromptTokens=" + systemPromptTokens + ", minRelevance=" + minRelevance
                 + ", maxChunksPerDocument=" + maxChunksPerDocument + ", topK=" + topK + ", candidateCap="
                 + candidateCap + ", duplicateThreshold=" + duplicateThreshold + "]";
     }
@@ -337,7 +343,7 @@ public final class RagConfig {
         private @Nullable Integer maxHistoryTokens;
         private @Nullable Integer maxResponseTokens;
         private @Nullable Integer systemPromptTokens;
-        private @Nullable Double minSimilarity;
+        private @Nullable Double minRelevance;
         private @Nullable Integer maxChunksPerDocument;
         private @Nullable Integer topK;
         private @Nullable Integer candidateCap;
@@ -357,7 +363,7 @@ public final class RagConfig {
             b.maxHistoryTokens = maxHistoryTokens;
             b.maxResponseTokens = maxResponseTokens;
             b.systemPromptTokens = systemPromptTokens;
-            b.minSimilarity = minSimilarity;
+            b.minRelevance = minRelevance;
             b.maxChunksPerDocument = maxChunksPerDocument;
             b.topK = topK;
             b.candidateCap = candidateCap;
@@ -465,11 +471,11 @@ public final class RagConfig {
          * @param similarity the lowest raw cosine similarity, from 0 to 1
          * @return this builder
          */
-        public Builder minSimilarity(double similarity) {
+        public Builder minRelevance(double similarity) {
             if (!(similarity >= 0 && similarity <= 1)) {
-                throw rejected("minSimilarity", UNIT_RULE, similarity);
+                throw rejected("minRelevance", UNIT_RULE, similarity);
             }
-            this.minSimilarity = similarity;
+            this.minRelevance = similarity;
             return this;
         }
 
@@ -532,12 +538,12 @@ public final class RagConfig {
             RagConfig c = new RagConfig(Settings.layered(chatModel, base.chatModel),
                     Settings.layered(temperature, base.temperature),
                     Settings.layered(confidenceThreshold, base.confidenceThreshold),
-                    Settings.layered(adminEmail, base.adminEmail),
+                    adminEmail != null ? adminEmail : base.adminEmail,
                     Settings.layered(maxContextTokens, base.maxContextTokens),
                     Settings.layered(maxHistoryTokens, base.maxHistoryTokens),
                     Settings.layered(maxResponseTokens, base.maxResponseTokens),
                     Settings.layered(systemPromptTokens, base.systemPromptTokens),
-                    Settings.layered(minSimilarity, base.minSimilarity),
+                    Settings.layered(minRelevance, base.minRelevance),
                     Settings.layered(maxChunksPerDocument, base.maxChunksPerDocument),
                     Settings.layered(topK, base.topK),
                     Settings.layered(candidateCap, base.candidateCap),

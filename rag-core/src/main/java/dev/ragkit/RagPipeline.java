@@ -85,11 +85,7 @@ public final class RagPipeline implements AutoCloseable {
                 new BudgetLimits(1, config.maxResponseTokens(), config.systemPromptTokens(),
                         config.maxHistoryTokens(), config.maxContextTokens(), b.minTruncatedTokens,
                         BudgetLimits.DEFAULT_MESSAGE_OVERHEAD), System::nanoTime);
-        this.retriever = b.retriever != null ? b.retriever : Retriever.builder().store(store)
-                .embedder(Objects.requireNonNull(b.embedder, "embedder"))
-                .options(b.retrievalOptions != null ? b.retrievalOptions : config.retrievalOptions())
-                .deduplicator(b.deduplicator != null ? b.deduplicator : config.deduplicator())
-                .reranker(b.reranker != null ? b.reranker : Reranker.none()).build();
+        this.retriever = b.retriever != null ? b.retriever : retriever(b, store, config);
         this.prompts = new PromptStage(models, backend, b.tokenBudget, b.counter, b.promptBuilder != null
                 ? b.promptBuilder : b.systemPrompt == null ? PromptBuilder.standard()
                 : PromptBuilder.withSystemPrompt(b.systemPrompt), config.temperature(), b.seed);
@@ -103,6 +99,18 @@ public final class RagPipeline implements AutoCloseable {
         this.queryTransformer = b.queryTransformer;
         this.executor = b.executor;
         this.clock = b.clock;
+    }
+
+    /** The default retriever with the builder's stages and options. */
+    private static Retriever retriever(Builder b, DocumentStore store, RagConfig config) {
+        Retriever.Builder r = Retriever.builder().store(store).embedder(Objects.requireNonNull(b.embedder, "embedder"))
+                .options(b.retrievalOptions != null ? b.retrievalOptions : config.retrievalOptions())
+                .deduplicator(b.deduplicator != null ? b.deduplicator : config.deduplicator())
+                .reranker(b.reranker != null ? b.reranker : Reranker.none());
+        if (b.relevanceModel != null) {
+            r.relevanceModel(b.relevanceModel);
+        }
+        return r.build();
     }
 
     /** @return a builder; a store, a backend and an embedder (or a retriever) are required */
@@ -197,14 +205,16 @@ public final class RagPipeline implements AutoCloseable {
         RetrievedContext context = x.time("retrieve",
                 () -> retriever.retrieve(query, request.scope(), request.overrides()));
         listener.retrieved(request, context);
-        List<ContextBlock> candidates = context.isEmpty() ? List.of() : ContextBlocks.of(context,
+        boolean supported = !context.relevant().isEmpty() || context.support().supported();
+        List<ContextBlock> candidates = !supported || context.isEmpty() ? List.of() : ContextBlocks.of(context,
                 linked -> store.chunksWithoutEmbeddings(request.scope(), linked.document().id()));
         Plan plan;
         if (candidates.isEmpty()) {
-            plan = emptyContext.plan(x, List.of());
+            plan = emptyContext.plan(x, context.support().explanation(), List.of());
         } else {
             Prompt prompt = x.time("budget", () -> prompts.fit(x.model(), request, candidates));
-            plan = prompt.blocks().isEmpty() ? emptyContext.plan(x, prompt.dropped())
+            plan = prompt.blocks().isEmpty()
+                    ? emptyContext.plan(x, EmptyContextHandler.NO_CONTEXT_FITS_REASON, prompt.dropped())
                     : Plan.grounded(prompt, prompts.chat(x.model(), prompt));
         }
         if (plan.prompt() != null) {

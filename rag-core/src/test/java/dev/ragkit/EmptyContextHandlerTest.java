@@ -33,7 +33,8 @@ final class EmptyContextHandlerTest {
 
     @Test
     void plan_routeToHumanWithNothingFound_isAFixedAnswerRoutedToTheAdministrator() {
-        Plan plan = handler(EmptyContextPolicy.ROUTE_TO_HUMAN).plan(exchange("q"), List.of());
+        Plan plan = handler(EmptyContextPolicy.ROUTE_TO_HUMAN)
+                .plan(exchange("q"), EmptyContextHandler.NO_DOCUMENTS_REASON, List.of());
 
         RagResponse r = plan.requireFixed();
         assertThat(r.answer()).isEqualTo(RagPipeline.NOT_ENOUGH_INFORMATION_ROUTED);
@@ -48,7 +49,8 @@ final class EmptyContextHandlerTest {
     void plan_somethingFoundThatDoesNotFit_saysSoAndListsWhatWasDropped() {
         ContextBlock big = block(document("docs/keys.md"), KEYS, 0.8);
 
-        RagResponse r = handler(EmptyContextPolicy.ROUTE_TO_HUMAN).plan(exchange("q"), List.of(big)).requireFixed();
+        RagResponse r = handler(EmptyContextPolicy.ROUTE_TO_HUMAN)
+                .plan(exchange("q"), EmptyContextHandler.NO_CONTEXT_FITS_REASON, List.of(big)).requireFixed();
 
         assertThat(r.routeTo().reason()).contains(EmptyContextHandler.NO_CONTEXT_FITS_REASON);
         assertThat(r.droppedSources()).containsExactly(big.sourceId());
@@ -57,7 +59,8 @@ final class EmptyContextHandlerTest {
 
     @Test
     void plan_decline_declinesWithoutRouting() {
-        RagResponse r = handler(EmptyContextPolicy.DECLINE).plan(exchange("q"), List.of()).requireFixed();
+        RagResponse r = handler(EmptyContextPolicy.DECLINE)
+                .plan(exchange("q"), EmptyContextHandler.NO_DOCUMENTS_REASON, List.of()).requireFixed();
 
         assertThat(r.action()).isEqualTo(Action.DECLINE);
         assertThat(r.routeTo()).isNull();
@@ -69,7 +72,7 @@ final class EmptyContextHandlerTest {
         EmptyContextHandler handler = handler(EmptyContextPolicy.ANSWER_WITHOUT_CONTEXT);
         Exchange x = exchange("How often should keys rotate?");
 
-        Plan plan = handler.plan(x, List.of());
+        Plan plan = handler.plan(x, EmptyContextHandler.NO_DOCUMENTS_REASON, List.of());
         RagResponse r = handler.answered(x, plan, new ChatResult("Often [SourceId: "
                 + "00000000-0000-0000-0000-000000000000:1].", "llama3.2", FinishReason.STOP, null, null,
                 Duration.ZERO));

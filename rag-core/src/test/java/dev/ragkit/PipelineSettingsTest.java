@@ -15,6 +15,7 @@ import dev.ragkit.retrieval.JaccardDeduplicator;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.RetrievedContext;
 import dev.ragkit.retrieval.Retriever;
+import dev.ragkit.retrieval.RelevanceModel;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.StoredChunk;
@@ -258,6 +259,7 @@ final class PipelineSettingsTest {
 
     private RagPipeline.Builder builder() {
         return RagPipeline.builder().store(store).embedder(new HashedBagOfWordsEmbedder("toy", DIM)).backend(backend)
+                .relevanceModel(RelevanceModel.fused())
                 .auditSink(dev.ragkit.audit.AuditSink.none());
     }
 

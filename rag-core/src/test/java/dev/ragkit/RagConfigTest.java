@@ -39,12 +39,12 @@ final class RagConfigTest {
         assertThat(c.chatModel()).isEqualTo("llama3.2");
         assertThat(c.temperature()).isEqualTo(0.1);
         assertThat(c.confidenceThreshold()).isEqualTo(60);
-        assertThat(c.adminEmail()).isEqualTo("admin@company.com");
+        assertThat(c.adminEmail()).isNull();                  // no invented address: nobody until configured
         assertThat(c.maxContextTokens()).isEqualTo(3000);
         assertThat(c.maxHistoryTokens()).isEqualTo(1000);
         assertThat(c.maxResponseTokens()).isEqualTo(1024);
         assertThat(c.systemPromptTokens()).isEqualTo(500);
-        assertThat(c.minSimilarity()).isEqualTo(0.3);
+        assertThat(c.minRelevance()).isEqualTo(0.3);
         assertThat(c.maxChunksPerDocument()).isEqualTo(3);
         assertThat(c.topK()).isEqualTo(5);
         assertThat(c.candidateCap()).isEqualTo(15);
@@ -71,7 +71,7 @@ final class RagConfigTest {
         assertThat(c.maxHistoryTokens()).isZero();
         assertThat(c.maxResponseTokens()).isEqualTo(2048);
         assertThat(c.systemPromptTokens()).isEqualTo(800);
-        assertThat(c.minSimilarity()).isEqualTo(0.45);
+        assertThat(c.minRelevance()).isEqualTo(0.45);
         assertThat(c.maxChunksPerDocument()).isEqualTo(2);
         assertThat(c.topK()).isEqualTo(8);
         assertThat(c.candidateCap()).isEqualTo(24);
@@ -92,6 +92,9 @@ final class RagConfigTest {
 
     /** Copies the setting of {@code variable} from {@code source} into {@code config}. */
     private static RagConfig resetTo(RagConfig config, String variable, RagConfig source) {
+        if (variable.equals("RAG_ADMIN_EMAIL") && source.adminEmail() == null) {
+            return source;          // there is no address to copy back: the config differs from source in it alone
+        }
         RagConfig.Builder b = config.toBuilder();
         switch (variable) {
             case "CHAT_MODEL" -> b.chatModel(source.chatModel());
@@ -102,7 +105,7 @@ final class RagConfigTest {
             case "RAG_MAX_HISTORY_TOKENS" -> b.maxHistoryTokens(source.maxHistoryTokens());
             case "RAG_MAX_RESPONSE_TOKENS" -> b.maxResponseTokens(source.maxResponseTokens());
             case "RAG_SYSTEM_PROMPT_TOKENS" -> b.systemPromptTokens(source.systemPromptTokens());
-            case "RAG_MIN_SIMILARITY_SCORE" -> b.minSimilarity(source.minSimilarity());
+            case "RAG_MIN_SIMILARITY_SCORE" -> b.minRelevance(source.minRelevance());
             case "RAG_MAX_CHUNKS_PER_DOC" -> b.maxChunksPerDocument(source.maxChunksPerDocument());
             case "RAG_TOTAL_CONTEXT_CHUNKS" -> b.topK(source.topK());
             case "RAG_DEDUP_CANDIDATES_CAP" -> b.candidateCap(source.candidateCap());
@@ -145,7 +148,7 @@ final class RagConfigTest {
 
         assertThat(c.temperature()).isEqualTo(2.0);
         assertThat(c.confidenceThreshold()).isZero();
-        assertThat(c.minSimilarity()).isEqualTo(1.0);
+        assertThat(c.minRelevance()).isEqualTo(1.0);
         assertThat(c.duplicateThreshold()).isEqualTo(1.0);
         assertThat(c.systemPromptTokens()).isZero();
         assertThat(c.topK()).isEqualTo(c.candidateCap());
@@ -238,7 +241,7 @@ final class RagConfigTest {
                 bad("maxHistoryTokens", b -> b.maxHistoryTokens(-1)),
                 bad("maxResponseTokens", b -> b.maxResponseTokens(0)),
                 bad("systemPromptTokens", b -> b.systemPromptTokens(-1)),
-                bad("minSimilarity", b -> b.minSimilarity(1.5)),
+                bad("minRelevance", b -> b.minRelevance(1.5)),
                 bad("maxChunksPerDocument", b -> b.maxChunksPerDocument(0)),
                 bad("topK", b -> b.topK(0)),
                 bad("candidateCap", b -> b.candidateCap(0)),
@@ -305,8 +308,8 @@ final class RagConfigTest {
     void toString_namesEverySetting() {
         assertThat(RagConfig.defaults().toString()).contains(
                 "chatModel=llama3.2", "temperature=0.1", "confidenceThreshold=60",
-                "adminEmail=admin@company.com", "maxContextTokens=3000", "maxHistoryTokens=1000",
-                "maxResponseTokens=1024", "systemPromptTokens=500", "minSimilarity=0.3", "maxChunksPerDocument=3",
+                "adminEmail=null", "maxContextTokens=3000", "maxHistoryTokens=1000",
+                "maxResponseTokens=1024", "systemPromptTokens=500", "minRelevance=0.3", "maxChunksPerDocument=3",
                 "topK=5", "candidateCap=15", "duplicateThreshold=0.9");
     }
 
@@ -321,7 +324,7 @@ final class RagConfigTest {
 
         RetrievalOptions options = config.retrievalOptions();
 
-        assertThat(options).isEqualTo(RetrievalOptions.chunkQa().toBuilder().minSimilarity(0.45).topK(8)
+        assertThat(options).isEqualTo(RetrievalOptions.chunkQa().toBuilder().minRelevance(0.45).topK(8)
                 .maxChunksPerDocument(2).candidateCap(24).build());
         assertThat(options.granularity()).isEqualTo(RetrievalOptions.Granularity.CHUNK);
         assertThat(options.candidates()).isEqualTo(24);
@@ -349,7 +352,7 @@ final class RagConfigTest {
     @Test
     void retrievalSettings_carryTheNamesOfRetrievalOptions() throws NoSuchMethodException {
         // RagConfig and RetrievalOptions name the same setting the same way, accessors and builder setters alike
-        for (String name : List.of("minSimilarity", "topK", "maxChunksPerDocument", "candidateCap")) {
+        for (String name : List.of("minRelevance", "topK", "maxChunksPerDocument", "candidateCap")) {
             Class<?> type = RagConfig.class.getMethod(name).getReturnType();
             assertThat(RetrievalOptions.class.getMethod(name).getReturnType()).as(name).isEqualTo(type);
             assertThat(RagConfig.Builder.class.getMethod(name, type)).as(name).isNotNull();
@@ -359,12 +362,12 @@ final class RagConfigTest {
 
     @Test
     void retrievalOptions_eachRetrievalSetting_reachesTheOptionOfTheSameName() {
-        RagConfig config = RagConfig.builder().minSimilarity(0.55).topK(4).maxChunksPerDocument(1).candidateCap(9)
+        RagConfig config = RagConfig.builder().minRelevance(0.55).topK(4).maxChunksPerDocument(1).candidateCap(9)
                 .build();
 
         RetrievalOptions options = config.retrievalOptions();
 
-        assertThat(options.minSimilarity()).isEqualTo(config.minSimilarity());
+        assertThat(options.minRelevance()).isEqualTo(config.minRelevance());
         assertThat(options.topK()).isEqualTo(config.topK());
         assertThat(options.maxChunksPerDocument()).isEqualTo(config.maxChunksPerDocument());
         assertThat(options.candidateCap()).isEqualTo(config.candidateCap());

@@ -52,7 +52,7 @@ public final class CranfieldEvaluation {
         report("keyword", evaluator.evaluate(dataset, Ranker.keyword(store, scope)));
         report("hybrid", evaluator.evaluate(dataset, Ranker.hybrid(store, embedder, scope)));
         Retriever retriever = Retriever.builder().store(store).embedder(embedder).options(RetrievalOptions.builder()
-                .topK(100).candidateCap(300).minSimilarity(0).maxChunksPerDocument(1).build()).build();
+                .topK(100).candidateCap(300).minRelevance(0).maxChunksPerDocument(1).build()).build();
         report("pipeline", evaluator.evaluate(dataset, (query, k) -> {
             Set<String> ids = new LinkedHashSet<>();
             for (RetrievedChunk c : retriever.retrieve(query, scope).relevant()) {

@@ -141,8 +141,8 @@ public class RetrievalBenchmark {
             store.upsert(document, chunks);
         }
         RetrievalOptions options = which == Impl.RAGKIT
-                ? RetrievalOptions.chunkQa().toBuilder().minSimilarity(0).build()
-                : RetrievalOptions.knowledgeBase().toBuilder().minSimilarity(0).build();
+                ? RetrievalOptions.chunkQa().toBuilder().minRelevance(0).build()
+                : RetrievalOptions.knowledgeBase().toBuilder().minRelevance(0).build();
         retriever = Retriever.builder().store(store).embedder(new PrecomputedEmbedder(vectorsByQuery))
                 .queryCacheSize(0).options(options).build();
     }

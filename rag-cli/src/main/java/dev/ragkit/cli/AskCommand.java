@@ -190,7 +190,8 @@ final class AskCommand extends CliCommand {
                 c.overall(), c.retrieval(), c.coverage(), c.selfRating() == null ? "n/a" : c.selfRating().toString());
         RouteTarget t = r.routeTo();
         context.out.println("Action: " + r.action() + (t == null ? ""
-                : " to " + Terminal.line(t.ownerEmail()) + " (" + Terminal.line(t.reason()) + ")"));
+                : (t.ownerEmail() == null ? "" : " to " + Terminal.line(t.ownerEmail())) + " ("
+                        + Terminal.line(t.reason()) + ")"));
         context.out.println("Model: " + Terminal.line(r.modelUsed()) + " (" + Terminal.line(choice.note) + ")");
         if (!r.linkedDocuments().isEmpty()) {
             context.out.println("Linked: " + String.join(", ", r.linkedDocuments().stream()

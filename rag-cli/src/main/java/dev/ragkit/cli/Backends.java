@@ -78,7 +78,7 @@ final class Backends {
         }
     }
 
-    private static Choice extractive(String why) {
+    static Choice extractive(String why) {
         return new Choice(new ExtractiveBackend(), ExtractiveBackend.MODEL, true, why
                 + "; the answer quotes the documents, no language model wrote it");
     }

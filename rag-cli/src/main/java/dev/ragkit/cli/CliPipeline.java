@@ -54,15 +54,26 @@ final class CliPipeline implements AutoCloseable {
 
     /** @return a pipeline with these retrieval options over the index, the backend and the audit file */
     RagPipeline pipeline(RetrievalOptions options) {
-        RagPipeline.Builder builder = RagPipeline.builder().config(config).store(store)
-                .embedder(embedder).backend(choice.backend).retrievalOptions(options)
-                .auditSink(audit.sink()).executor(executor).model(choice.model);
-        if (choice.extractive) {
-            builder.selfRating(false);
-        } else if (explicitModel != null) {
+        RagPipeline.Builder builder = builder(config, store, embedder, choice, options).auditSink(audit.sink())
+                .executor(executor);
+        if (!choice.extractive && explicitModel != null) {
             builder.allowedModels(List.of(explicitModel));
         }
         return builder.build();
+    }
+
+    /**
+     * The settings every command answers with ({@code ask}, {@code mcp}, {@code eval}): the configuration, the
+     * store, the embedder, the chosen backend and model, the retrieval options; no self-rating for extractive answers.
+     */
+    static RagPipeline.Builder builder(RagConfig config, DocumentStore store, Embedder embedder,
+            Backends.Choice choice, RetrievalOptions options) {
+        RagPipeline.Builder builder = RagPipeline.builder().config(config).store(store).embedder(embedder)
+                .backend(choice.backend).retrievalOptions(options).model(choice.model);
+        if (choice.extractive) {
+            builder.selfRating(false);
+        }
+        return builder;
     }
 
     /**

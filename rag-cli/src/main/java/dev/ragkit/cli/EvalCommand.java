@@ -2,12 +2,14 @@ package dev.ragkit.cli;
 
 import dev.ragkit.eval.BeirDataset;
 import dev.ragkit.eval.EvaluationReport;
+import dev.ragkit.eval.QaDataset;
 import dev.ragkit.eval.Ranker;
 import dev.ragkit.eval.RetrievalEvaluator;
 import dev.ragkit.ingest.CachingEmbedder;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.ingest.Embedders;
 import dev.ragkit.ingest.IndexReport;
+import dev.ragkit.ingest.SimilarityScale;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import java.util.ArrayList;
@@ -15,6 +17,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import dev.ragkit.retrieval.RelevanceModel;
+import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.Reranker;
 import dev.ragkit.retrieval.TermOverlapReranker;
 import picocli.CommandLine.Command;
@@ -23,18 +27,22 @@ import picocli.CommandLine.Parameters;
 
 /** {@code ragkit eval <beir-dir>}: retrieval quality and speed on a BEIR-layout dataset. */
 @Command(name = "eval", mixinStandardHelpOptions = true,
-        description = "Measure retrieval on a BEIR-layout dataset (corpus.jsonl, queries.jsonl, qrels/test.tsv) with "
-                + "the default embedder: nDCG@k, Recall@100, MRR@k, documents/s indexed, p50/p95 query latency.")
+        description = {"Measure retrieval on a BEIR-layout dataset (corpus.jsonl, queries.jsonl, qrels/test.tsv): "
+                + "nDCG@k, Recall@100, MRR@k, documents/s indexed, p50/p95 query latency.",
+                "Or measure answers on a question-answering set (documents/, questions.jsonl): a share of the "
+                + "documents is left out of the index; answer-hit, cited-hit, CITE and ROUTE rates for questions "
+                + "about indexed documents, ROUTE rate for questions about left-out ones."})
 final class EvalCommand extends CliCommand {
 
     /** The ranking under test. */
-    enum Mode { vector, keyword, hybrid }
+    enum Mode { vector, keyword, hybrid, calibrated }
 
     @Parameters(index = "0", paramLabel = "<beir-dir>", description = "the dataset folder")
     String dir = "";
 
-    @Option(names = "--mode", split = ",", description = "vector, keyword or hybrid, or several separated by commas, "
-            + "all measured on one index (default: hybrid)")
+    @Option(names = "--mode", split = ",", description = "vector, keyword, hybrid (relative-score fusion) or "
+            + "calibrated (hybrid search ranked by calibrated relevance, as the retriever ranks), or several separated "
+            + "by commas, all measured on one index (default: hybrid)")
     List<Mode> modes = new ArrayList<>(List.of(Mode.hybrid));
 
     @Option(names = "--k", description = "the cutoff of nDCG@k and MRR@k, 1-100 (default: ${DEFAULT-VALUE})")
@@ -51,6 +59,27 @@ final class EvalCommand extends CliCommand {
             + "bge-small-en-v1.5, bge-small-en-v1.5-q or ollama:<model> (default: RAG_EMBEDDER, else "
             + Embedders.DEFAULT + ")")
     String embedderName;
+
+    @Option(names = "--leave-out", description = "question-answering sets: the share of documents kept out of the "
+            + "index, in [0, 1) (default: ${DEFAULT-VALUE})")
+    double leaveOut = 1.0 / 6;
+
+    @Option(names = "--chunk-tokens", description = "question-answering sets: the chunk size, as ragkit index "
+            + "--chunk-tokens (default: what ragkit index uses)")
+    Integer chunkTokens;
+
+    @Option(names = "--neighbour-chunks", description = "question-answering sets: how many chunks before and after "
+            + "each relevant chunk the answer reads (default: the retrieval default, 1)")
+    Integer neighbourChunks;
+
+    @Option(names = "--details", paramLabel = "<file>", description = "question-answering sets: write each "
+            + "question's answer, action, citations and confidence to this file as JSON lines")
+    String details;
+
+    @Option(names = "--signals", paramLabel = "<file>", description = "question-answering sets: write the relevance "
+            + "signals of each question's hits (z, coverage, keyword, holds-answer) to this file as JSON lines, to "
+            + "fit the relevance model again")
+    String signals;
 
     /** The dimension of the constant vectors keyword mode stores. */
     private static final int CONSTANT_DIMENSION = 8;
@@ -88,6 +117,35 @@ final class EvalCommand extends CliCommand {
         }
     }
 
+    /** Measures answers on a question-answering set. */
+    private Integer answers(java.nio.file.Path folder) throws java.io.IOException {
+        if (!(leaveOut >= 0 && leaveOut < 1)) {
+            throw new UsageException("--leave-out must be a share from 0 (inclusive) to 1 (exclusive), got " + leaveOut);
+        }
+        if (chunkTokens != null && (chunkTokens < 16 || chunkTokens > 8192)) {
+            throw new UsageException("--chunk-tokens must be a whole number from 16 to 8192, got " + chunkTokens);
+        }
+        QaDataset dataset;
+        try {
+            dataset = QaDataset.load(folder);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        String name = context.chosenEmbedder(embedderName);
+        name = name == null ? Embedders.DEFAULT : name;
+        RetrievalOptions options = context.config().retrievalOptions();
+        if (neighbourChunks != null) {
+            if (neighbourChunks < 0) {
+                throw new UsageException("--neighbour-chunks must be 0 or more, got " + neighbourChunks);
+            }
+            options = options.toBuilder().neighbourChunks(neighbourChunks).build();
+        }
+        new AnswerEval(context).run(dataset, context.embedder(name), name, chunkTokens, leaveOut, options,
+                details == null ? null : java.nio.file.Path.of(details),
+                signals == null ? null : java.nio.file.Path.of(signals));
+        return RagkitCli.OK;
+    }
+
     /** Says how many documents the model does not read whole (they are embedded whole, as one text each). */
     private void printOverLimit(BeirDataset dataset, Embedder embedder) {
         IndexReport.InputLimit input = IndexReport.InputLimit.measure(embedder, dataset.corpus().values().stream()
@@ -101,7 +159,11 @@ final class EvalCommand extends CliCommand {
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
+        java.nio.file.Path folder = context.resolve(dir);
+        if (java.nio.file.Files.isRegularFile(folder.resolve("questions.jsonl"))) {
+            return answers(folder);
+        }
         if (k < 1 || k > 100) {
             throw new UsageException("--k must be a whole number from 1 to 100, got " + k);
         }
@@ -128,6 +190,8 @@ final class EvalCommand extends CliCommand {
                     }
                     Ranker ranker = mode == Mode.vector ? Ranker.vector(store, embedder, scope)
                             : mode == Mode.keyword ? Ranker.keyword(store, scope)
+                            : mode == Mode.calibrated ? Ranker.relevance(store, embedder, scope,
+                                    RelevanceModel.calibrated(SimilarityScale.of(embedder)))
                             : Ranker.hybrid(store, embedder, scope, reranker(rerank));
                     EvaluationReport r = evaluator.evaluate(dataset, ranker);
                     context.out.printf(Locale.ROOT, "%s, %s mode, %s%s%n", dataset, mode,

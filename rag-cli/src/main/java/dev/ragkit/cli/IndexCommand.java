@@ -2,6 +2,7 @@ package dev.ragkit.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.error.RagException;
+import dev.ragkit.ingest.Embedder;
 import dev.ragkit.ingest.Embedders;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
@@ -18,6 +19,7 @@ import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import org.jspecify.annotations.Nullable;
 
 /** {@code ragkit index <dir>}: adds a folder's documents, of every supported type, to the index. */
 @Command(name = "index", mixinStandardHelpOptions = true,
@@ -65,9 +67,10 @@ final class IndexCommand extends CliCommand {
             + "with (default: RAG_EMBEDDER, else the index's, else " + Embedders.DEFAULT + ")")
     String embedder;
 
-    @Option(names = "--chunk-tokens", description = "the most tokens in one chunk, 16-8192 (default: "
-            + "${DEFAULT-VALUE}); 50 of them overlap the chunk before")
-    int chunkTokens = TokenWindowChunker.DEFAULT_MAX_TOKENS;
+    @Option(names = "--chunk-tokens", description = "the most tokens (cl100k) in one chunk, 16-8192, a quarter of them "
+            + "(at most 50) overlapping the chunk before (default: chunks the embedder reads whole, 126 word pieces of "
+            + "its own tokenizer for the in-process models; each answer also reads the chunks around a match)")
+    Integer chunkTokens;
 
     @Option(names = "--json", description = "print the whole report as JSON (every skipped file with its reason)")
     boolean json;
@@ -89,17 +92,16 @@ final class IndexCommand extends CliCommand {
             CliIndex.delete(location);
             context.err.println("ragkit: deleted the index at " + location.path() + "; building it again");
         }
-        if (chunkTokens < 16 || chunkTokens > 8192) {
+        if (chunkTokens != null && (chunkTokens < 16 || chunkTokens > 8192)) {
             throw new UsageException("--chunk-tokens must be a whole number from 16 to 8192, got " + chunkTokens);
         }
         String pathPrefix = prefix != null ? prefix : defaultPrefix(root);
         IndexReport report;
         try (CliIndex target = CliIndex.forWriting(context, location, context.chosenEmbedder(embedder))) {
-            Indexer.Builder builder = Indexer.builder().store(target.store).embedder(context.embedder(target.embedder))
+            Embedder reader = context.embedder(target.embedder);
+            Indexer.Builder builder = Indexer.builder().store(target.store).embedder(reader)
                     .tenant(tenantName).pathPrefix(pathPrefix).sync(sync)
-                    .chunker(TokenWindowChunker.builder().counter(TokenCounters.jtokkit()).maxTokens(chunkTokens)
-                            .overlapTokens(Math.min(TokenWindowChunker.DEFAULT_OVERLAP_TOKENS, chunkTokens / 4))
-                            .build())
+                    .chunker(chunker(chunkTokens, reader))
                     .listener(new ProgressPrinter(context.err, context.interactive));
             try {
                 if (!include.isEmpty()) {
@@ -127,6 +129,18 @@ final class IndexCommand extends CliCommand {
         return RagkitCli.OK;
     }
 
+    /**
+     * The chunker of {@code index} (and of {@code eval}, which indexes the same way): windows of {@code chunkTokens}
+     * cl100k tokens when given, else windows the embedder reads whole ({@link TokenWindowChunker#forEmbedder}).
+     */
+    static TokenWindowChunker chunker(@Nullable Integer chunkTokens, Embedder embedder) {
+        if (chunkTokens == null) {
+            return TokenWindowChunker.forEmbedder(embedder);
+        }
+        return TokenWindowChunker.builder().counter(TokenCounters.jtokkit()).maxTokens(chunkTokens)
+                .overlapTokens(Math.min(TokenWindowChunker.DEFAULT_OVERLAP_TOKENS, chunkTokens / 4)).build();
+    }
+
     private void printSummary(IndexReport report, String tenantName, String pathPrefix) {
         context.out.printf(Locale.ROOT, "Indexed %d files (%,d chunks, %,d tokens) from %s into tenant '%s' as %s "
                 + "in %.1f s; %d unchanged, %d skipped, %d failed, %d deleted.%n", report.filesIndexed(),
@@ -144,10 +158,9 @@ final class IndexCommand extends CliCommand {
         IndexReport.InputLimit input = report.inputLimit();
         if (input.chunksOver() > 0) {
             context.out.printf(Locale.ROOT, "Embedder: %d of %d chunks are longer than the %d tokens %s reads (the "
-                    + "longest has %d): it does not see their ends. Index with --chunk-tokens %d%s.%n",
-                    input.chunksOver(), report.chunks(), input.maxTokens(), input.embedder(), input.longest(),
-                    input.maxTokens() * 3 / 4, input.maxTokens() < 512
-                            ? ", or with --embedder bge-small-en-v1.5 (it reads 512)" : "");
+                    + "longest has %d): it does not see their ends. Index without --chunk-tokens (chunks then fit "
+                    + "the embedder), or with --chunk-tokens %d.%n", input.chunksOver(), report.chunks(),
+                    input.maxTokens(), input.embedder(), input.longest(), input.maxTokens() * 3 / 4);
         }
         if (report.linksDropped() > 0 || report.linksBroken() > 0) {
             context.out.printf(Locale.ROOT, "Links: %d dropped for leaving %s, %d pointing nowhere (kept, not "

@@ -26,6 +26,9 @@ import java.util.Objects;
  *   <li>{@code errorType}: string or {@code null}</li>
  *   <li>{@code operation}: the {@link AuditOperation} constant's name</li>
  *   <li>{@code counts}: an object of named integers (empty for questions)</li>
+ *   <li>{@code retrievalQuery}: the rewritten question of a follow-up (redacted like {@code query}), or
+ *       {@code null}</li>
+ *   <li>{@code reason}: why a question was not answered from the documents, or {@code null}</li>
  * </ol>
  * Every field is always present; absent values are written as JSON {@code null} rather than left out, so every
  * line has the same keys and a reader can tell "redacted" from "field missing".
@@ -63,6 +66,8 @@ final class AuditJson {
         node.put("operation", record.operation().name());
         ObjectNode counts = node.putObject("counts");
         record.counts().forEach(counts::put);
+        node.put("retrievalQuery", record.retrievalQuery());
+        node.put("reason", record.reason());
         try {
             return MAPPER.writeValueAsString(node);
         } catch (JsonProcessingException e) {

@@ -39,11 +39,43 @@ import org.jspecify.annotations.Nullable;
  * @param retrievalQuery the standalone question retrieval used when a follow-up was rewritten (see
  *                      {@code QueryTransformer}), redacted like {@code query}: its text when queries are kept,
  *                      {@code sha256:<hex>} when they are hashed; {@code null} when the question was used as asked
+ * @param reason        why a question was not answered from the documents (routed, declined, or answered without
+ *                      them), e.g. which of its words no passage mentions; for REFUSED records, the refusal's message;
+ *                      {@code null} when it was answered
  */
 public record AuditRecord(Instant timestamp, String requestId, String tenant, @Nullable String query,
         String querySha256, List<String> sourceIds, int contextTokens, String model, @Nullable String action,
         @Nullable Integer confidence, long latencyMillis, AuditOutcome outcome, @Nullable String errorType,
-        AuditOperation operation, Map<String, Long> counts, @Nullable String retrievalQuery) {
+        AuditOperation operation, Map<String, Long> counts, @Nullable String retrievalQuery,
+        @Nullable String reason) {
+
+    /**
+     * A record without a reason.
+     *
+     * @param timestamp      when the operation started
+     * @param requestId      its id
+     * @param tenant         the tenant
+     * @param query          the question or what was indexed, or {@code null} when redacted
+     * @param querySha256    its SHA-256
+     * @param sourceIds      the SourceIds in the prompt
+     * @param contextTokens  the tokens of context in the prompt
+     * @param model          the model
+     * @param action         the action, or {@code null}
+     * @param confidence     the confidence, or {@code null}
+     * @param latencyMillis  how long it took
+     * @param outcome        how it ended
+     * @param errorType      the failure's class name for ERROR records
+     * @param operation      the operation
+     * @param counts         what it counted
+     * @param retrievalQuery the rewritten question, or {@code null}
+     */
+    public AuditRecord(Instant timestamp, String requestId, String tenant, @Nullable String query,
+            String querySha256, List<String> sourceIds, int contextTokens, String model, @Nullable String action,
+            @Nullable Integer confidence, long latencyMillis, AuditOutcome outcome, @Nullable String errorType,
+            AuditOperation operation, Map<String, Long> counts, @Nullable String retrievalQuery) {
+        this(timestamp, requestId, tenant, query, querySha256, sourceIds, contextTokens, model, action, confidence,
+                latencyMillis, outcome, errorType, operation, counts, retrievalQuery, null);
+    }
 
     /**
      * A record without a rewritten query.

@@ -1,6 +1,8 @@
 package dev.ragkit.eval;
 
 import dev.ragkit.ingest.Embedder;
+import dev.ragkit.ingest.SimilarityScale;
+import dev.ragkit.retrieval.RelevanceModel;
 import dev.ragkit.retrieval.Reranker;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.RetrievedChunk;
@@ -86,8 +88,8 @@ public interface Ranker {
 
     /**
      * Hybrid search with relative-score fusion: one hybrid request returns the union of the vector and keyword
-     * candidates, fused by {@link ScoreFusion} ({@code RELATIVE_SCORE}, weight 0.5), the same fusion the
-     * {@code Retriever} uses. Documents are ranked by their best fused chunk.
+     * candidates, fused by {@link ScoreFusion} ({@code RELATIVE_SCORE}, weight 0.5), as
+     * {@link dev.ragkit.retrieval.RelevanceModel#fused()} does. Documents are ranked by their best fused chunk.
      *
      * @param store    a store with keyword search
      * @param embedder embeds the query
@@ -151,6 +153,46 @@ public interface Ranker {
             return Rankers.rollUp(hits, score::get, k);
         };
     }
+
+    /**
+     * Hybrid search ranked as the {@code Retriever} ranks by default: every hit scored by a {@link RelevanceModel}
+     * (the calibrated one on the embedder's {@link SimilarityScale}, say), documents by their best chunk. Asks the
+     * store for at least as many hits as the retriever does (50), since the model weighs words by their rarity
+     * among the hits.
+     *
+     * @param store    a store with keyword search
+     * @param embedder embeds the query
+     * @param scope    who searches
+     * @param model    scores the hits
+     * @return the ranker
+     * @throws IllegalArgumentException when the store has no keyword index
+     */
+    static Ranker relevance(DocumentStore store, Embedder embedder, Scope scope, RelevanceModel model) {
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(embedder, "embedder");
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(model, "model");
+        Rankers.requireKeyword(store);
+        RetrievalOptions options = RetrievalOptions.chunkQa();
+        return (queryText, k) -> {
+            SearchRequest.Builder request = SearchRequest.builder(scope)
+                    .vector(embedder.embedQueries(List.of(queryText))[0])
+                    .k((int) Math.min(Math.max(fetch(store, k), MIN_RELEVANCE_HITS), store.capabilities().maxK()));
+            if (!queryText.isBlank()) {
+                request.text(queryText);
+            }
+            List<SearchHit> hits = store.search(request.build());
+            double[] relevance = model.relevance(queryText, hits, options);
+            Map<SearchHit, Double> score = new HashMap<>();
+            for (int i = 0; i < hits.size(); i++) {
+                score.put(hits.get(i), relevance[i]);
+            }
+            return Rankers.rollUp(hits, score::get, k);
+        };
+    }
+
+    /** The fewest hits {@link #relevance} asks for, as many as the retriever weighs. */
+    int MIN_RELEVANCE_HITS = 50;
 
     /** How many fused chunks {@link #hybrid(DocumentStore, Embedder, Scope, Reranker)} reranks. */
     int RERANK_DEPTH = 40;

@@ -149,7 +149,7 @@ public final class RetrievalEvaluator {
     }
 
     /** Nearest-rank percentile of sorted values; 0 for none. */
-    private static long percentile(long[] sorted, int p) {
+    static long percentile(long[] sorted, int p) {
         if (sorted.length == 0) {
             return 0;
         }

@@ -1,10 +1,12 @@
 package dev.ragkit.generation;
 
-import dev.ragkit.internal.KeyTerms;
+import dev.ragkit.internal.QueryTerms;
+import dev.ragkit.internal.Sentences;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -12,13 +14,19 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An {@link LlmBackend} that is not a language model: it answers with the context's sentences that share the most
- * key terms with the question, each followed by its {@code [SourceId: …]}. Deterministic, instant and offline; for
- * machines without a model server. Its answers say they are extractive, and its model name is {@value #MODEL}, so
- * it never passes for a language model. It cannot rate answers: a self-rating request gets a reply that is not a
- * number (turn self-rating off with it). It reads the blocks in the layout of
- * {@link dev.ragkit.prompt.PromptBuilder#standard()} ({@code [SourceId: …]}, header lines, {@code ---}, text,
- * {@code ---}); other layouts find no blocks.
+ * An {@link LlmBackend} that is not a language model: it answers with the context's sentences that hold the most of
+ * the question, each followed by its {@code [SourceId: …]}, in the order they stand in the context. Deterministic,
+ * instant and offline; for machines without a model server. Its answers say they are extractive, and its model name
+ * is {@value #MODEL}, so it never passes for a language model. It cannot rate answers: a self-rating request gets a
+ * reply that is not a number (turn self-rating off with it).
+ *
+ * <p>Sentences are cut by {@link Sentences} (the JDK's {@link java.text.BreakIterator}, with headings, list items
+ * and code lines kept apart, so a heading is never glued to the sentence after it). Headings are never quoted. A
+ * sentence is worth the share of the question's content words ({@link QueryTerms}) it holds, each word weighted by its
+ * rarity among the context blocks ({@code ln((blocks + 1) / (blocks holding it + 0.5))}); a sentence holding none is
+ * never quoted; ties go to the earlier block. A paged block's sentences carry their page. It reads the blocks in the
+ * layout of {@link dev.ragkit.prompt.PromptBuilder#standard()} ({@code [SourceId: …]}, header lines, {@code ---},
+ * text, {@code ---}); other layouts find no blocks.
  */
 public final class ExtractiveBackend implements LlmBackend {
 
@@ -27,13 +35,11 @@ public final class ExtractiveBackend implements LlmBackend {
     /** The first words of every answer. */
     public static final String LABEL = "Extractive answer (quoted from the documents, no language model):";
 
-    private static final Pattern PAGE = Pattern.compile("\\nPage: (\\d+)\\n");
+    private static final Pattern HEADER = Pattern.compile("\\n(Page|Section): ([^\\n]*)");
     private static final Pattern BLOCK = Pattern.compile("\\[SourceId: ([a-f0-9-]{36}:\\d+)]\\n(?:[^\\n]*\\n)*?---\\n");
-    private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+");
-    private static final Pattern PARAGRAPH = Pattern.compile("\\n\\s*\\n");
-    private static final Pattern LIST_ITEM = Pattern.compile("([-*+]|\\d+[.)])\\s+");
-    private static final Pattern PLAIN_HEADING = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N} '&-]*");
-    private static final int HEADING_WORDS = 4;
+    private static final Pattern CUT_MARKER = Pattern.compile("\\n\\[\\.\\.\\. cut here[^\\n]*$");
+    private static final Pattern LIST_MARKER = Pattern.compile("^([-*+\u2022]|\\d{1,3}[.)])\\s+");
+    private static final Pattern SPACE = Pattern.compile("\\s+");
 
     private final int maxSentences;
 
@@ -61,129 +67,97 @@ public final class ExtractiveBackend implements LlmBackend {
         return new ChatResult(answer(request), MODEL, FinishReason.STOP, null, null, Duration.ZERO);
     }
 
-    /** One sentence of the context with what it is worth. */
-    private static final class Sentence {
-        final String text;
-        final String sourceId;
-        final @Nullable String page;
-        final int order;
-        final int score;
+    /** One block of the prompt: its SourceId, page and text. */
+    private record Block(String sourceId, @Nullable String page, @Nullable String section, String text) {
+    }
 
-        Sentence(String text, String sourceId, @Nullable String page, int order, int score) {
-            this.text = text;
-            this.sourceId = sourceId;
-            this.page = page;
-            this.order = order;
-            this.score = score;
-        }
+    /** A sentence that may be quoted, with its place and worth. */
+    private record Candidate(String text, Block block, int order, double worth) {
     }
 
     private String answer(ChatRequest request) {
         List<ChatMessage> messages = request.messages();
         String system = messages.get(0).role() == ChatMessage.Role.SYSTEM ? messages.get(0).content() : "";
         String question = messages.get(messages.size() - 1).content();
-        Set<String> wanted = KeyTerms.of(question);
-        List<Sentence> sentences = new ArrayList<>();
+        List<Block> blocks = blocks(system);
+        Set<String> asked = QueryTerms.of(question);
+        List<Set<String>> blockTerms = new ArrayList<>();
+        for (Block b : blocks) {
+            blockTerms.add(QueryTerms.of(b.text()));
+        }
+        Map<String, Double> weights = QueryTerms.rarity(asked, blockTerms);
+        List<Candidate> candidates = new ArrayList<>();
+        for (Block b : blocks) {
+            for (Sentences.Sentence s : Sentences.of(b.text(), b.section())) {
+                Set<String> terms = QueryTerms.of(s.text());
+                terms.retainAll(asked);
+                if (!s.heading() && !terms.isEmpty()) {
+                    candidates.add(new Candidate(display(s.text()), b, candidates.size(),
+                            QueryTerms.coverage(weights, terms)));
+                }
+            }
+        }
+        if (candidates.isEmpty()) {
+            return LABEL + " no sentence of the documents found matches the question.";
+        }
+        List<Candidate> best = new ArrayList<>(candidates);
+        best.sort(Comparator.comparingDouble((Candidate c) -> -c.worth()).thenComparingInt(Candidate::order));
+        List<Candidate> chosen = new ArrayList<>();
+        for (Candidate c : best) {
+            // Overlapping chunks repeat text: a sentence inside one already chosen (or around it) adds nothing.
+            boolean repeated = chosen.stream().anyMatch(o -> o.text().contains(c.text()) || c.text().contains(o.text()));
+            if (!repeated) {
+                chosen.add(c);
+            }
+            if (chosen.size() == maxSentences) {
+                break;
+            }
+        }
+        chosen.sort(Comparator.comparingInt(Candidate::order));
+        StringBuilder out = new StringBuilder(LABEL);
+        for (Candidate c : chosen) {
+            out.append("\n- ").append(c.text()).append(c.block().page() == null ? "" : " (p. " + c.block().page() + ")")
+                    .append(" [SourceId: ").append(c.block().sourceId()).append(']');
+        }
+        return out.toString();
+    }
+
+    /** The blocks of a standard prompt, each with its page and section headers and its text. */
+    private static List<Block> blocks(String system) {
+        List<Block> blocks = new ArrayList<>();
         Matcher block = BLOCK.matcher(system);
         boolean found = block.find();
         while (found) {
             String sourceId = block.group(1);
+            String header = system.substring(block.start(), block.end());
+            String page = null;
+            String section = null;
+            Matcher h = HEADER.matcher(header);
+            while (h.find()) {
+                String value = h.group(2).strip();
+                if (!value.equals("N/A")) {
+                    if (h.group(1).equals("Page")) {
+                        page = value;
+                    } else {
+                        section = value;
+                    }
+                }
+            }
             int bodyStart = block.end();
-            Matcher pageLine = PAGE.matcher(system.substring(block.start(), bodyStart));
-            String page = pageLine.find() ? pageLine.group(1) : null;
             found = block.find();
             // The body ends at the last "---" fence before the next block (or the end): a "---" line inside the
             // document (a markdown rule) stays part of it.
             int limit = found ? block.start() : system.length();
             int bodyEnd = system.lastIndexOf("\n---", limit - 1);
             String body = system.substring(bodyStart, bodyEnd < bodyStart ? limit : bodyEnd);
-            for (String s : sentences(body)) {
-                String text = s.strip();
-                if (text.isEmpty()) {
-                    continue;
-                }
-                Set<String> terms = KeyTerms.of(text);
-                terms.retainAll(wanted);
-                if (!terms.isEmpty()) {
-                    sentences.add(new Sentence(text, sourceId, page, sentences.size(), terms.size()));
-                }
-            }
+            blocks.add(new Block(sourceId, page, section, CUT_MARKER.matcher(body).replaceAll("")));
         }
-        if (sentences.isEmpty()) {
-            return LABEL + " no sentence of the documents found matches the question.";
-        }
-        List<Sentence> best = new ArrayList<>(sentences);
-        best.sort(Comparator.comparingInt((Sentence s) -> -s.score).thenComparingInt(s -> s.order));
-        List<Sentence> chosen = new ArrayList<>();
-        for (Sentence s : best) {
-            // Overlapping chunks repeat text: a sentence inside one already chosen (or around it) adds nothing.
-            boolean repeated = chosen.stream().anyMatch(c -> c.text.contains(s.text) || s.text.contains(c.text));
-            if (!repeated) {
-                chosen.add(s);
-            }
-            if (chosen.size() == maxSentences) {
-                break;
-            }
-        }
-        best = chosen;
-        best.sort(Comparator.comparingInt(s -> s.order));
-        StringBuilder out = new StringBuilder(LABEL);
-        for (Sentence s : best) {
-            out.append("\n- ").append(s.text).append(s.page == null ? "" : " (p. " + s.page + ")")
-                    .append(" [SourceId: ").append(s.sourceId).append(']');
-        }
-        return out.toString();
+        return blocks;
     }
 
-    /**
-     * The sentences of a block's text: paragraphs (split at blank lines) with their lines joined, each list item
-     * on its own (its marker removed), headings, rules, code fences and the budget's cut marker left out, then
-     * split after {@code .}, {@code !} or {@code ?}.
-     */
-    static List<String> sentences(String body) {
-        List<String> out = new ArrayList<>();
-        for (String paragraph : PARAGRAPH.split(body)) {
-            if (isPlainHeading(paragraph.strip())) {
-                continue;
-            }
-            StringBuilder joined = new StringBuilder();
-            for (String line : paragraph.split("\\n")) {
-                String l = line.strip();
-                if (l.isEmpty() || l.startsWith("#") || l.startsWith("[... cut here") || l.startsWith("```")
-                        || l.matches("[-*_ ]{3,}")) {
-                    continue;
-                }
-                Matcher item = LIST_ITEM.matcher(l);
-                if (item.lookingAt()) {
-                    split(joined, out);              // a list item starts a sentence of its own
-                    l = l.substring(item.end());
-                }
-                if (joined.length() > 0) {
-                    joined.append(' ');
-                }
-                joined.append(l);
-            }
-            split(joined, out);
-        }
-        return out;
-    }
-
-    /**
-     * A heading in text without markup (from Word, HTML or PDF): a paragraph of one line of at most
-     * {@value #HEADING_WORDS} words of letters and digits only (no punctuation, no paths or commands). Quoting it
-     * would answer nothing.
-     */
-    static boolean isPlainHeading(String paragraph) {
-        return PLAIN_HEADING.matcher(paragraph).matches() && paragraph.split(" +").length <= HEADING_WORDS;
-    }
-
-    private static void split(StringBuilder text, List<String> into) {
-        for (String sentence : SENTENCE_END.split(text)) {
-            if (!sentence.isBlank()) {
-                into.add(sentence.strip());
-            }
-        }
-        text.setLength(0);
+    /** A sentence as quoted: on one line, without a list marker. */
+    private static String display(String sentence) {
+        return LIST_MARKER.matcher(SPACE.matcher(sentence).replaceAll(" ").strip()).replaceFirst("");
     }
 
     /** Streams the answer line by line on the calling thread, then completes. */

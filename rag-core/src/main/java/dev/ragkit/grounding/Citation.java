@@ -12,8 +12,9 @@ import org.jspecify.annotations.Nullable;
  * @param documentName the document's title
  * @param path         the document's path relative to its root
  * @param chunkIndex   the chunk's index in its document
- * @param startLine    first line of the cited text, 1-based
- * @param endLine      last line of the cited text
+ * @param startLine    first line of the text that supports the statement citing it, 1-based (within the chunk's
+ *                     lines; the chunk's first line when no part of it could be told to support it)
+ * @param endLine      last line of that text
  * @param section      the heading path of the chunk, or {@code null} (shown as {@code N/A})
  * @param page         the page for paged sources, or {@code null} (shown as {@code N/A})
  * @param similarity   the chunk's raw cosine similarity to the question (what thresholds compare), or

@@ -3,15 +3,49 @@ package dev.ragkit.grounding;
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.prompt.ContextBlock;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Scores how far an answer can be trusted, 0–100, from three signals: how well retrieval matched, how much of the
- * answer's vocabulary the context contains, and the model's own rating from a separate evaluation prompt.
- * Thread-safe.
+ * answer's vocabulary the context contains, and the model's own rating from a separate evaluation prompt. An
+ * extractive answer (quoted from the context, no model) contains only the context's words and cannot rate itself, so
+ * the default scorer weighs other signals for it ({@link #score(Evidence)}). Thread-safe.
  */
 public interface ConfidenceScorer {
+
+    /**
+     * Everything known about an answer when it is scored.
+     *
+     * @param question   the question as asked
+     * @param answer     the answer
+     * @param used       the context blocks in the prompt
+     * @param cited      the SourceIds the answer cites (of blocks in {@code used})
+     * @param selfRating the model's rating 0–100, or {@code null} when unavailable
+     * @param quoted     whether the answer quotes the context rather than being written by a model (extractive)
+     */
+    record Evidence(String question, String answer, List<ContextBlock> used, List<String> cited,
+            @Nullable Integer selfRating, boolean quoted) {
+        /** Validates and copies the arguments. */
+        public Evidence {
+            Objects.requireNonNull(question, "question");
+            Objects.requireNonNull(answer, "answer");
+            used = List.copyOf(used);
+            cited = List.copyOf(cited);
+        }
+    }
+
+    /**
+     * Scores an answer with everything known about it. The default ignores the question, the citations and whether
+     * the answer is quoted, and calls {@link #score(String, List, Integer)}.
+     *
+     * @param evidence the answer and what it rests on
+     * @return the score; zero when nothing was used
+     */
+    default ConfidenceScore score(Evidence evidence) {
+        return score(evidence.answer(), evidence.used(), evidence.selfRating());
+    }
 
     /**
      * @param answer     the answer

@@ -2,10 +2,13 @@ package dev.ragkit.grounding;
 
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.internal.KeyTerms;
+import dev.ragkit.internal.QueryTerms;
 import dev.ragkit.prompt.ContextBlock;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -16,8 +19,8 @@ import org.jspecify.annotations.Nullable;
  * 0–100.
  *
  * <ul>
- *   <li><b>retrieval</b> is the mean {@link ContextBlock#matchScore()} of the blocks that have one (critical and
- *       linked blocks were not matched and have {@code NaN}); 0 when none has one.</li>
+ *   <li><b>retrieval</b> is the mean {@link ContextBlock#matchScore()} (the calibrated relevance) of the blocks that
+ *       have one (critical and linked blocks were not matched and have {@code NaN}); 0 when none has one.</li>
  *   <li><b>coverage</b> is the share of the answer's key terms that also occur in the blocks' text. Key terms
  *       are the runs of {@code [a-z0-9]} in the lower-cased text, at least three characters long, that are not
  *       English stop words. {@code [SourceId: …]} markers are removed from the answer first, so the cited ids
@@ -27,7 +30,15 @@ import org.jspecify.annotations.Nullable;
  *       and the explanation says so.</li>
  * </ul>
  * A tiny epsilon is added before truncating so that binary rounding ({@code 0.7·30 = 20.999…}) does not cost a
- * point. Stateless and thread-safe.
+ * point.
+ *
+ * <p>An extractive answer ({@link Evidence#quoted()}) is made of the context's own sentences, so its coverage is 1
+ * by construction, and it cannot rate itself; for it {@link #score(Evidence)} weighs what does vary, as an estimated
+ * probability that the quotes answer the question: {@code floor(100 / (1 + e^-(a·retrieval + b·questionCoverage +
+ * c)))}, where <b>retrieval</b> is the mean relevance of the blocks it quotes and <b>questionCoverage</b> is the share
+ * of the question's content words, weighted by their rarity among the blocks used, that the quoted sentences hold —
+ * whether the answer speaks to what was asked. The weights ({@link #QUOTED}) were fitted on public data.
+ * Stateless and thread-safe.
  */
 final class HybridConfidenceScorer implements ConfidenceScorer {
 
@@ -40,12 +51,53 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
 
     private static final double EPSILON = 1e-9;
 
+    /**
+     * Weights of retrieval and question coverage, and the bias, of an extractive answer's score: a logistic fit of
+     * whether the quoted sentences held the known answer, over the questions of MLQA and Quoref that passed the
+     * relevance bar (see docs/design-notes.md, "Confidence of a quoted answer").
+     */
+    static final double[] QUOTED = {3.140, 0.449, -1.091};
+
 
     /** Any {@code [SourceId …]} bracket, well formed or not, so no part of a cited id is taken as a term. */
     private static final Pattern MARKER = Pattern.compile("\\[\\s*SourceId\\b[^\\]]*]");
 
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
+
+    @Override
+    public ConfidenceScore score(Evidence evidence) {
+        Objects.requireNonNull(evidence, "evidence");
+        if (!evidence.quoted()) {
+            return score(evidence.answer(), evidence.used(), evidence.selfRating());
+        }
+        List<ContextBlock> used = evidence.used();
+        if (used.isEmpty()) {
+            return ConfidenceScore.zero("No context was used, so the answer cannot be grounded: confidence 0");
+        }
+        double sum = 0;
+        int quotedBlocks = 0;
+        List<Set<String>> blockTerms = new ArrayList<>();
+        for (ContextBlock block : used) {
+            blockTerms.add(QueryTerms.of(block.text()));
+            if (evidence.cited().contains(block.sourceId()) && !Double.isNaN(block.matchScore())) {
+                sum += block.matchScore();
+                quotedBlocks++;
+            }
+        }
+        double retrieval = quotedBlocks == 0 ? 0 : clamp01(sum / quotedBlocks);
+        Map<String, Double> weights = QueryTerms.rarity(QueryTerms.of(evidence.question()), blockTerms);
+        double coverage = QueryTerms.coverage(weights, QueryTerms.of(MARKER.matcher(evidence.answer()).replaceAll(" ")));
+        double p = 1 / (1 + Math.exp(-(QUOTED[0] * retrieval + QUOTED[1] * coverage + QUOTED[2])));
+        int overall = (int) Math.max(0, Math.min(100, Math.floor(p * 100 + EPSILON)));
+        String why = String.format(Locale.ROOT, "extractive answer: retrieval %.3f (mean relevance of the %d quoted "
+                + "blocks); question coverage %.3f (share of the question's words, weighted by rarity among the %d "
+                + "blocks, that the quoted sentences hold); a quoted answer has full answer coverage by construction "
+                + "and cannot rate itself, so the score is the estimated probability that the quotes answer the "
+                + "question, 1 / (1 + e^-(%.2f·retrieval + %.2f·coverage %.2f)); overall %d", retrieval,
+                quotedBlocks, coverage, used.size(), QUOTED[0], QUOTED[1], QUOTED[2], overall);
+        return new ConfidenceScore(overall, retrieval, coverage, null, why);
+    }
 
     @Override
     public ConfidenceScore score(String answer, List<ContextBlock> used, @Nullable Integer selfRating) {
@@ -87,7 +139,7 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
             why.append(String.format(Locale.ROOT, "retrieval 0 (none of the %d blocks was matched by search)",
                     used.size()));
         } else {
-            why.append(String.format(Locale.ROOT, "retrieval %.3f (mean match score of %d of %d blocks)",
+            why.append(String.format(Locale.ROOT, "retrieval %.3f (mean relevance of %d of %d blocks)",
                     retrieval, matched, used.size()));
         }
         why.append(answerTerms.isEmpty()

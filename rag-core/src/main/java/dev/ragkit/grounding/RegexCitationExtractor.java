@@ -31,7 +31,12 @@ import org.slf4j.LoggerFactory;
  *   <li>a bracket with any malformed part (upper-case hex, an id of another length, no chunk index, another
  *       separator, stray text) is ignored as a whole: none of its ids is cited or reported.</li>
  * </ul>
- * Ids that are well formed but were not in the prompt are returned as
+ * A citation's lines are those of the block that support the statement it follows (the answer's text since the
+ * previous marker): the lines of a quote, else of the block's sentence sharing the most words with the statement,
+ * else the block's (see {@code SupportingLines}). A SourceId cited more than once gets the lines from the first to
+ * the last supporting line.
+ *
+ * <p>Ids that are well formed but were not in the prompt are returned as
  * {@link Citations#unknownSourceIds()} and logged at DEBUG. Stateless and thread-safe.
  */
 final class RegexCitationExtractor implements CitationExtractor {
@@ -59,19 +64,28 @@ final class RegexCitationExtractor implements CitationExtractor {
             Objects.requireNonNull(block, "blocks must not contain null");
             bySourceId.putIfAbsent(block.sourceId(), block);
         }
-        Set<String> cited = new LinkedHashSet<>();
+        Map<String, int[]> cited = new LinkedHashMap<>();
         Set<String> unknown = new LinkedHashSet<>();
         Matcher marker = MARKER.matcher(answer);
+        int statementStart = 0;
         while (marker.find()) {
+            String statement = answer.substring(statementStart, marker.start());
+            statementStart = marker.end();
             Matcher id = ID.matcher(marker.group(1));
             while (id.find()) {
                 String sourceId = id.group();
-                (bySourceId.containsKey(sourceId) ? cited : unknown).add(sourceId);
+                ContextBlock block = bySourceId.get(sourceId);
+                if (block == null) {
+                    unknown.add(sourceId);
+                } else {
+                    int[] lines = SupportingLines.of(statement, block);
+                    cited.merge(sourceId, lines, (a, b) -> new int[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
+                }
             }
         }
         List<Citation> citations = new ArrayList<>(cited.size());
-        for (String sourceId : cited) {
-            citations.add(toCitation(bySourceId.get(sourceId)));
+        for (Map.Entry<String, int[]> c : cited.entrySet()) {
+            citations.add(toCitation(bySourceId.get(c.getKey()), c.getValue()));
         }
         if (!unknown.isEmpty()) {
             LOG.debug("The answer cited {} SourceId(s) that were not in the prompt, ignored: {}", unknown.size(),
@@ -80,10 +94,10 @@ final class RegexCitationExtractor implements CitationExtractor {
         return new Citations(citations, new ArrayList<>(unknown));
     }
 
-    private static Citation toCitation(ContextBlock block) {
+    private static Citation toCitation(ContextBlock block, int[] lines) {
         String text = block.text();
         return new Citation(block.sourceId(), block.document().id(), block.document().title(),
-                block.document().path(), block.chunk().index(), block.startLine(), block.endLine(),
+                block.document().path(), block.chunk().index(), lines[0], lines[1],
                 block.chunk().section(), block.chunk().page(), orNull(block.similarity()), orNull(block.relevance()),
                 TextCuts.prefixWithEllipsis(text, SNIPPET_CHARS), TextCuts.prefix(text, SNIPPET_FULL_CHARS));
     }

@@ -8,16 +8,17 @@ import org.jspecify.annotations.Nullable;
  *
  * @param tag        the access tag the question was routed by, or {@code system} for the administrator fallback
  * @param ownerId    the owner's id, or {@code null} when falling back to the administrator
- * @param ownerEmail where to send it: the owner's address, or the administrator's
+ * @param ownerEmail where to send it: the owner's address, or the administrator's; {@code null} when neither is
+ *                   configured (the reason then says how to configure one)
  * @param reason     why, e.g. {@code No owner for tag 'hr' - routing to admin}
  * @param fallback   whether no owner was found and the administrator gets it
  */
-public record RouteTarget(String tag, @Nullable String ownerId, String ownerEmail, String reason, boolean fallback) {
+public record RouteTarget(String tag, @Nullable String ownerId, @Nullable String ownerEmail, String reason,
+        boolean fallback) {
 
     /** Validates the arguments. */
     public RouteTarget {
         Objects.requireNonNull(tag, "tag");
-        Objects.requireNonNull(ownerEmail, "ownerEmail");
         Objects.requireNonNull(reason, "reason");
     }
 }

@@ -2,6 +2,7 @@ package dev.ragkit.grounding;
 
 import dev.ragkit.prompt.ContextBlock;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides between citing the answer and handing the question to a human. Thread-safe.
@@ -25,11 +26,12 @@ public interface Router {
 
     /**
      * @param threshold      the lowest confidence that is cited, 0–100 (default 60)
-     * @param adminEmail     where questions go when no owner is found
+     * @param adminEmail     where questions go when no owner is found, or {@code null} when nobody is configured
+     *                       (routes then say so instead of naming an address)
      * @param owners         who owns which tag
      * @return the default router
      */
-    static Router standard(int threshold, String adminEmail, OwnerDirectory owners) {
+    static Router standard(int threshold, @Nullable String adminEmail, OwnerDirectory owners) {
         return new TagOwnerRouter(threshold, adminEmail, owners);
     }
 }

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * {@link StoredDocument#ownerTag()} when it has one, else its access tags. The tag {@code public} (any letter
  * case) never counts, since it names no team. The highest count wins; equal counts go to the alphabetically
  * first tag ({@link String#compareTo}), so the choice is deterministic. With no tag, no owner, or a failing
- * {@link OwnerDirectory}, the question goes to the administrator. Thread-safe when the directory is.
+ * {@link OwnerDirectory}, the question goes to the administrator; when no administrator is configured either, the
+ * route names nobody and its reason says how to configure one. Thread-safe when the directory is.
  */
 final class TagOwnerRouter implements Router {
 
@@ -29,23 +30,26 @@ final class TagOwnerRouter implements Router {
     static final String SYSTEM_TAG = "system";
     static final String PUBLIC_TAG = "public";
     static final String NO_CONTEXT_REASON = "No relevant documents found";
+    /** What a route says when there is neither an owner nor an administrator to send it to. */
+    static final String NO_OWNER_CONFIGURED = "no owner configured: set RAG_ADMIN_EMAIL (ragkit.admin-email in Spring "
+            + "Boot, adminEmail(...) on the pipeline) or give the pipeline an OwnerDirectory to route questions to a "
+            + "person";
 
     private final int threshold;
-    private final String adminEmail;
+    private final @Nullable String adminEmail;
     private final OwnerDirectory owners;
 
-    TagOwnerRouter(int threshold, String adminEmail, OwnerDirectory owners) {
+    TagOwnerRouter(int threshold, @Nullable String adminEmail, OwnerDirectory owners) {
         if (threshold < 0 || threshold > 100) {
             throw new IllegalArgumentException("confidence threshold must be a percentage from 0 to 100, got "
                     + threshold + "; pass e.g. 60 (the default)");
         }
-        Objects.requireNonNull(adminEmail, "adminEmail");
-        if (adminEmail.isBlank()) {
+        if (adminEmail != null && adminEmail.isBlank()) {
             throw new IllegalArgumentException("adminEmail must not be blank; pass the address that gets questions"
                     + " no owner is found for (RAG_ADMIN_EMAIL)");
         }
         this.threshold = threshold;
-        this.adminEmail = adminEmail.strip();
+        this.adminEmail = adminEmail == null ? null : adminEmail.strip();
         this.owners = Objects.requireNonNull(owners, "owners");
     }
 
@@ -122,11 +126,12 @@ final class TagOwnerRouter implements Router {
     @Override
     public RouteTarget toAdministrator(String reason) {
         Objects.requireNonNull(reason, "reason");
-        return new RouteTarget(SYSTEM_TAG, null, adminEmail, reason, true);
+        return new RouteTarget(SYSTEM_TAG, null, adminEmail, adminEmail == null ? reason + " - " + NO_OWNER_CONFIGURED
+                : reason, true);
     }
 
     @Override
     public String toString() {
-        return "TagOwnerRouter[threshold=" + threshold + "%, admin=" + adminEmail + "]";
+        return "TagOwnerRouter[threshold=" + threshold + "%, admin=" + (adminEmail == null ? "none" : adminEmail) + "]";
     }
 }

@@ -164,6 +164,11 @@ public final class CachingEmbedder implements Embedder {
         return delegate.maxInputTokens();
     }
 
+    @Override
+    public @Nullable SimilarityScale similarityScale() {
+        return delegate.similarityScale();
+    }
+
     /** @return the delegate's count */
     @Override
     public int inputTokens(String text) {

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Chunking one document: the state of one {@link TokenWindowChunker#chunk} call, and the window algorithm its
  * javadoc describes (cuts chosen by estimate and confirmed by one count, preferred ends, fenced blocks, overlap,
- * pages). Long lines are cut by the {@link LongLineSplitter}. Not shared between threads.
+ * pages and sections that no chunk crosses). Long lines are cut by the {@link LongLineSplitter}. Not shared between threads.
  */
 final class ChunkWindows {
     /** Aim this far below the window when choosing cuts by estimate. */
@@ -87,6 +87,8 @@ final class ChunkWindows {
     /** The first and the last line of each line's page (the whole document when it has no pages). */
     private final int[] pageFirst;
     private final int[] pageLast;
+    /** The last line of each line's run of lines on one page and in one section: no chunk reaches past it. */
+    private final int[] segmentLast;
     /**
      * {@code prefix[i + 1] - prefix[i]}: estimated units of line {@code i} plus the line break before it (none before
      * the first body line).
@@ -119,6 +121,7 @@ final class ChunkWindows {
         this.blockExact = new int[n];
         this.pageFirst = new int[n];
         this.pageLast = new int[n];
+        this.segmentLast = new int[n];
         this.prefix = new long[n + 1];
         this.splitter = new LongLineSplitter(counter, estimator);
         scan();
@@ -168,6 +171,10 @@ final class ChunkWindows {
             }
         }
         Arrays.fill(pageLast, pageStart, n, n - 1);
+        for (int i = n - 1; i >= first; i--) {
+            segmentLast[i] = i + 1 < n && pageLast[i] == pageLast[i + 1]
+                    && Objects.equals(sections.get(i), sections.get(i + 1)) ? segmentLast[i + 1] : i;
+        }
         if (open >= 0) {
             // An unclosed block runs to the end of the body; as a unit it ends at its last non-blank line.
             int last = n - 1;
@@ -220,7 +227,7 @@ final class ChunkWindows {
         Overlap lead = overlap;
         int unproven = -1; // a block cut before knowing it is over the window
         double localRatio = ratio;
-        int limit = pageLast[next];
+        int limit = segmentLast[next];
         while (true) {
             // The estimate covers the new lines from base on; the overlap's count is exact.
             int base = lead != null ? lead.endLine() + 1 : next;
@@ -310,17 +317,17 @@ final class ChunkWindows {
         int lastParagraph = -1;
         int lastSection = -1;
         int lastLowSentence = -1;
-        boolean forced = limit < pageLast[next];
+        boolean forced = limit < segmentLast[next];
         int i = next;
-        while (i <= pageLast[next]) {
+        while (i <= segmentLast[next]) {
             if (blank[i]) {
                 i++;
                 continue;
             }
             int atomEnd = atomEnd(i);
-            if (atomEnd > limit) {
+            if (atomEnd > limit && (lastAny >= 0 || atomEnd > pageLast[next])) {
                 forced = true;
-                break;
+                break;                              // a fenced block across a change of section is kept whole
             }
             if (atomEnd == i && lastAny >= 0 && mayBeLong(i)) {
                 break; // the chunk ends before a line that may have to be cut

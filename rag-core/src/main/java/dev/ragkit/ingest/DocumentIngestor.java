@@ -3,7 +3,6 @@ package dev.ragkit.ingest;
 import dev.ragkit.error.IngestException;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
-import dev.ragkit.tokens.TokenCounters;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -74,8 +73,7 @@ public final class DocumentIngestor {
         this.embedder = Objects.requireNonNull(b.embedder);
         this.tenant = Objects.requireNonNull(b.tenant);
         this.parsers = b.parsers != null ? b.parsers : DocumentParsers.standard();
-        this.chunker = b.chunker != null ? b.chunker
-                : TokenWindowChunker.builder().counter(TokenCounters.jtokkit()).build();
+        this.chunker = b.chunker != null ? b.chunker : TokenWindowChunker.forEmbedder(embedder);
         this.batchSize = b.batchSize;
         this.pathPrefix = b.pathPrefix;
         this.parseTimeout = b.parseTimeout;
@@ -470,7 +468,11 @@ public final class DocumentIngestor {
             return this;
         }
 
-        /** @param chunker cuts the text (default {@link TokenWindowChunker} 500/50 on cl100k) @return this */
+        /**
+         * @param chunker cuts the text (default {@link TokenWindowChunker#forEmbedder}: chunks the embedder reads
+         *                whole)
+         * @return this
+         */
         public Builder chunker(Chunker chunker) {
             this.chunker = Objects.requireNonNull(chunker, "chunker");
             return this;

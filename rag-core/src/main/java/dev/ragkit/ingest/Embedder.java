@@ -1,6 +1,7 @@
 package dev.ragkit.ingest;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns texts into vectors. Implementations are thread-safe. Wrap one in {@link CachingEmbedder} to avoid
@@ -51,6 +52,18 @@ public interface Embedder {
      */
     default int inputTokens(String text) {
         return -1;
+    }
+
+    /**
+     * Where this model's cosine similarities lie for unrelated texts, so that retrieval can compare them with other
+     * models' ({@link SimilarityScale}). The default, {@code null}, lets retrieval measure the scale once on RagKit's
+     * unrelated question and passage pairs ({@link SimilarityScale#estimate}); a model whose scale is known states
+     * it, and a wrapper passes its delegate's on.
+     *
+     * @return the scale, or {@code null} to have it measured
+     */
+    default @Nullable SimilarityScale similarityScale() {
+        return null;
     }
 
     /**

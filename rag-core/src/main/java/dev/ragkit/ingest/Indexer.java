@@ -362,8 +362,9 @@ public final class Indexer {
         }
 
         /**
-         * @param chunker the chunker; default a {@link TokenWindowChunker} of 500 tokens with 50 overlap, counting
-         *                with {@code TokenCounters.jtokkit()}
+         * @param chunker the chunker; default {@link TokenWindowChunker#forEmbedder} (chunks the embedder reads whole:
+         *                windows of its input limit on its own tokenizer, or 500 tokens with 50 overlap, counting
+         *                with {@code TokenCounters.jtokkit()})
          * @return this builder
          */
         public Builder chunker(Chunker chunker) {

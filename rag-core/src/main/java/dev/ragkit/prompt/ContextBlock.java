@@ -66,11 +66,12 @@ public record ContextBlock(Kind kind, StoredDocument document, StoredChunk chunk
     }
 
     /**
-     * @return the score retrieval matched this block with for the confidence's retrieval signal: the cosine
-     *         similarity, else the relevance (keyword-only hits), else {@code NaN} (not matched)
+     * @return the score retrieval matched this block with, for the confidence's retrieval signal: its calibrated
+     *         relevance, which means the same on every embedder (the raw cosine does not), or {@code NaN} when it was
+     *         not matched (critical or linked documents)
      */
     public double matchScore() {
-        return Double.isNaN(similarity) ? relevance : similarity;
+        return relevance;
     }
 
     /**

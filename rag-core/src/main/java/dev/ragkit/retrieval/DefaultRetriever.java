@@ -7,6 +7,7 @@ import dev.ragkit.audit.AuditTrail;
 import dev.ragkit.audit.QueryRedaction;
 import dev.ragkit.ingest.CachingEmbedder;
 import dev.ragkit.ingest.Embedder;
+import dev.ragkit.ingest.SimilarityScale;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.MetadataFilter;
 import dev.ragkit.store.PromotionLevel;
@@ -32,10 +33,18 @@ import org.jspecify.annotations.Nullable;
 
 /** The default {@link Retriever}; see its javadoc for the pipeline. Stateless apart from the query cache. */
 final class DefaultRetriever implements Retriever {
-    /** Best first: boosted relevance descending, then source id, so equal scores order deterministically. */
     /** How many candidates per top-k slot the reranker sees (at least {@link #RERANK_MIN}). */
     static final int RERANK_DEPTH = 4;
     static final int RERANK_MIN = 20;
+    /**
+     * The fewest hits asked of the store, whatever the candidate count: the relevance model weighs the question's
+     * words by their rarity among the hits and compares keyword scores with the best one, so it needs a pool of the
+     * size it was fitted on.
+     */
+    static final int EVIDENCE_POOL = 50;
+    /** The most missing words a reason names. */
+    static final int MAX_MISSING_TERMS = 5;
+    /** Best first: boosted relevance descending, then source id, so equal scores order deterministically. */
     static final Comparator<RetrievedChunk> BEST_FIRST = Comparator.comparingDouble(RetrievedChunk::boosted)
             .reversed().thenComparing(RetrievedChunk::sourceId);
 
@@ -46,6 +55,8 @@ final class DefaultRetriever implements Retriever {
     private final Deduplicator deduplicator;
     private final Reranker reranker;
     private final LinkResolver linkResolver;
+    private final @Nullable RelevanceModel configuredRelevance;
+    private volatile @Nullable RelevanceModel relevance;
     private final @Nullable AuditTrail audit;
     private final QueryRedaction queryRedaction;
     private final Clock clock;
@@ -60,6 +71,7 @@ final class DefaultRetriever implements Retriever {
         this.deduplicator = b.deduplicator;
         this.reranker = b.reranker;
         this.linkResolver = b.linkResolver;
+        this.configuredRelevance = b.relevanceModel;
         this.audit = b.auditSink == null ? null : new AuditTrail(b.auditSink, b.auditFailurePolicy);
         this.queryRedaction = b.queryRedaction;
         this.clock = b.clock;
@@ -129,7 +141,8 @@ final class DefaultRetriever implements Retriever {
         float[] vector = embedder.embedQueries(List.of(query))[0];
         t = lap(timings, "embed", t);
 
-        SearchRequest.Builder request = SearchRequest.builder(scope).vector(vector).k(o.candidates())
+        SearchRequest.Builder request = SearchRequest.builder(scope).vector(vector)
+                .k(Math.max(o.candidates(), EVIDENCE_POOL))
                 .docTypes(o.docTypes()).minPromotion(o.minPromotion());
         MetadataFilter filter = o.metadataFilter();
         if (filter != null) {
@@ -150,12 +163,18 @@ final class DefaultRetriever implements Retriever {
         Set<String> criticalIds = new HashSet<>();
         criticalDocs.forEach(d -> criticalIds.add(d.id()));
 
-        double[] relevance = ScoreFusion.fuse(hits, o.fusion(), o.vectorWeight());
+        RelevanceModel model = relevanceModel();
+        double[] relevance = model.relevance(query, hits, o);
+        t = lap(timings, "relevance", t);
         List<RetrievedChunk> candidates = new ArrayList<>();
         Map<String, RetrievedChunk> bestOfCritical = new HashMap<>();
+        int top = -1;
         for (int i = 0; i < hits.size(); i++) {
             SearchHit hit = hits.get(i);
-            if (!(hit.similarity() >= o.minSimilarity())) {
+            if (top < 0 || relevance[i] > relevance[top]) {
+                top = i;
+            }
+            if (!(relevance[i] >= o.minRelevance())) {
                 continue;
             }
             RetrievedChunk chunk = new RetrievedChunk(hit.chunk(), hit.document(), hit.similarity(), relevance[i],
@@ -167,7 +186,12 @@ final class DefaultRetriever implements Retriever {
             }
         }
         int totalMatches = candidates.size() + bestOfCritical.size();
+        Support support = top < 0 ? Support.NOTHING_FOUND : new Support(relevance[top], o.minRelevance(),
+                totalMatches > 0 ? List.of() : missingTerms(query, hits, top));
         candidates.sort(BEST_FIRST);
+        if (candidates.size() > o.candidates()) {
+            candidates = new ArrayList<>(candidates.subList(0, o.candidates()));
+        }
         List<RetrievedChunk> kept = perDocumentCap(deduplicator.deduplicate(candidates), o.maxChunksPerDocument());
         t = lap(timings, "rank", t);
         if (reranker != Reranker.none() && !kept.isEmpty()) {
@@ -179,6 +203,10 @@ final class DefaultRetriever implements Retriever {
         List<RetrievedDocument> relevantDocuments = new ArrayList<>();
         if (o.granularity() == RetrievalOptions.Granularity.CHUNK) {
             relevant = kept.subList(0, Math.min(o.topK(), kept.size()));
+            if (o.neighbourChunks() > 0 && !relevant.isEmpty()) {
+                relevantDocuments.addAll(windows(scope, relevant, o.neighbourChunks()));
+                t = lap(timings, "neighbours", t);
+            }
         } else {
             relevant = new ArrayList<>();
             Map<String, List<RetrievedChunk>> byDocument = new LinkedHashMap<>();
@@ -219,10 +247,33 @@ final class DefaultRetriever implements Retriever {
             linked = linkResolver.resolve(store, scope, seeds, exclude, o.linkDepth(), o.maxLinkedDocuments());
             lap(timings, "links", t);
         }
-        return new RetrievedContext(critical, relevant, relevantDocuments, linked, totalMatches, timings);
+        return new RetrievedContext(critical, relevant, relevantDocuments, linked, totalMatches, support, timings);
     }
 
-    /** Keeps at most {@code max} chunks of each document, in order. */
+    /** The question's words the best hit lacks (at most five), to say why nothing passed. */
+    private static List<String> missingTerms(String query, List<SearchHit> hits, int best) {
+        List<String> missing = RelevanceSignals.missingTerms(query, hits, best);
+        return missing.subList(0, Math.min(MAX_MISSING_TERMS, missing.size()));
+    }
+
+    /** The configured model, else the calibrated one on the embedder's scale (measured once, on first use). */
+    private RelevanceModel relevanceModel() {
+        if (configuredRelevance != null) {
+            return configuredRelevance;
+        }
+        RelevanceModel m = relevance;
+        if (m == null) {
+            synchronized (this) {
+                m = relevance;
+                if (m == null) {
+                    m = RelevanceModel.calibrated(SimilarityScale.of(embedder));
+                    relevance = m;
+                }
+            }
+        }
+        return m;
+    }
+
     /** The best {@code depth} candidates re-ordered by the reranker's scores; the rest follow as they were. */
     private List<RetrievedChunk> rerank(String query, List<RetrievedChunk> kept, int depth) {
         List<RetrievedChunk> head = kept.subList(0, Math.min(depth, kept.size()));
@@ -247,6 +298,33 @@ final class DefaultRetriever implements Retriever {
         return out;
     }
 
+    /**
+     * Each document with relevant chunks, cut down to those chunks and the {@code n} before and after each: what the
+     * model reads around the matches. Best document first, scored by its best chunk.
+     */
+    private List<RetrievedDocument> windows(Scope scope, List<RetrievedChunk> relevant, int n) {
+        Map<String, List<RetrievedChunk>> byDocument = new LinkedHashMap<>();
+        for (RetrievedChunk c : relevant) {
+            byDocument.computeIfAbsent(c.document().id(), id -> new ArrayList<>()).add(c);
+        }
+        List<RetrievedDocument> windows = new ArrayList<>(byDocument.size());
+        for (List<RetrievedChunk> hits : byDocument.values()) {
+            RetrievedChunk best = hits.get(0);
+            List<StoredChunk> around = new ArrayList<>();
+            for (StoredChunk chunk : store.chunksWithoutEmbeddings(scope, best.document().id())) {
+                for (RetrievedChunk hit : hits) {
+                    if (Math.abs(chunk.index() - hit.chunk().index()) <= n) {
+                        around.add(chunk);
+                        break;
+                    }
+                }
+            }
+            windows.add(RetrievedDocument.of(best.document(), around, best.relevance(), best.boosted()));
+        }
+        return windows;
+    }
+
+    /** Keeps at most {@code max} chunks of each document, in order. */
     private static List<RetrievedChunk> perDocumentCap(List<RetrievedChunk> chunks, int max) {
         Map<String, Integer> counts = new HashMap<>();
         List<RetrievedChunk> kept = new ArrayList<>(chunks.size());

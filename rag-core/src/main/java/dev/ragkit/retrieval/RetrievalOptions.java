@@ -14,9 +14,14 @@ import org.jspecify.annotations.Nullable;
  * ({@link #chunkQa()}, {@link #knowledgeBase()}), and override single fields per request with
  * {@link #with(Overrides)}.
  *
- * <p>Defaults come from the product specifications: relevance threshold 0.3 on the raw cosine similarity, top 5
- * chunks, over-fetch {@code min(k × 3, 15)} candidates, at most 3 chunks per document, hybrid search with
- * relative-score fusion when the store has a keyword index, no critical injection, no link following.
+ * <p>Defaults come from the product specifications: relevance threshold 0.3, top 5 chunks, over-fetch
+ * {@code min(k × 3, 15)} candidates, at most 3 chunks per document, hybrid search when the store has a keyword
+ * index, no critical injection, no link following; and, RagKit's own, each relevant chunk with the chunk before and
+ * after it. The specifications compare their thresholds (0.3 here, 0.7 for
+ * the knowledge base) with the raw cosine similarity of one embedder; RagKit compares the same numbers with the
+ * calibrated relevance of a {@link RelevanceModel} (the estimated probability that a chunk holds the answer), which
+ * means the same on every embedder, where a raw cosine of 0.3 is a near-match for one model and unrelated text for
+ * another.
  */
 public final class RetrievalOptions {
 
@@ -38,10 +43,11 @@ public final class RetrievalOptions {
 
     private final Granularity granularity;
     private final int topK;
-    private final double minSimilarity;
+    private final double minRelevance;
     private final int overFetchFactor;
     private final int candidateCap;
     private final int maxChunksPerDocument;
+    private final int neighbourChunks;
     private final boolean includeCritical;
     private final int linkDepth;
     private final int maxLinkedDocuments;
@@ -55,10 +61,11 @@ public final class RetrievalOptions {
     private RetrievalOptions(Builder b) {
         this.granularity = b.granularity;
         this.topK = b.topK;
-        this.minSimilarity = b.minSimilarity;
+        this.minRelevance = b.minRelevance;
         this.overFetchFactor = b.overFetchFactor;
         this.candidateCap = b.candidateCap;
         this.maxChunksPerDocument = b.maxChunksPerDocument;
+        this.neighbourChunks = b.neighbourChunks;
         this.includeCritical = b.includeCritical;
         this.linkDepth = b.linkDepth;
         this.maxLinkedDocuments = b.maxLinkedDocuments;
@@ -71,7 +78,7 @@ public final class RetrievalOptions {
     }
 
     /**
-     * The chunk question-answering profile: threshold 0.3, top 5 chunks.
+     * The chunk question-answering profile: threshold 0.3, top 5 chunks, each with its neighbours.
      *
      * @return the preset
      */
@@ -86,7 +93,7 @@ public final class RetrievalOptions {
      * @return the preset
      */
     public static RetrievalOptions knowledgeBase() {
-        return builder().granularity(Granularity.DOCUMENT).minSimilarity(0.7).topK(3).linkDepth(2)
+        return builder().granularity(Granularity.DOCUMENT).minRelevance(0.7).topK(3).linkDepth(2)
                 .maxLinkedDocuments(5).includeCritical(true).build();
     }
 
@@ -104,10 +111,11 @@ public final class RetrievalOptions {
         Builder b = new Builder();
         b.granularity = granularity;
         b.topK = topK;
-        b.minSimilarity = minSimilarity;
+        b.minRelevance = minRelevance;
         b.overFetchFactor = overFetchFactor;
         b.candidateCap = candidateCap;
         b.maxChunksPerDocument = maxChunksPerDocument;
+        b.neighbourChunks = neighbourChunks;
         b.includeCritical = includeCritical;
         b.linkDepth = linkDepth;
         b.maxLinkedDocuments = maxLinkedDocuments;
@@ -136,8 +144,8 @@ public final class RetrievalOptions {
         if (overrides.topK != null) {
             b.topK(overrides.topK);
         }
-        if (overrides.minSimilarity != null) {
-            b.minSimilarity(overrides.minSimilarity);
+        if (overrides.minRelevance != null) {
+            b.minRelevance(overrides.minRelevance);
         }
         if (overrides.includeCritical != null) {
             b.includeCritical(overrides.includeCritical);
@@ -182,8 +190,8 @@ public final class RetrievalOptions {
     }
 
     /** @return the lowest raw cosine similarity a candidate may have */
-    public double minSimilarity() {
-        return minSimilarity;
+    public double minRelevance() {
+        return minRelevance;
     }
 
     /** @return the over-fetch multiplier */
@@ -199,6 +207,15 @@ public final class RetrievalOptions {
     /** @return the most chunks kept from one document */
     public int maxChunksPerDocument() {
         return maxChunksPerDocument;
+    }
+
+    /**
+     * @return at chunk granularity, how many chunks before and after each relevant chunk go into the prompt with it,
+     *         so that the model reads the passage around a match ("small to big": chunks are as small as the
+     *         embedder reads whole; the model gets more); 0 for none
+     */
+    public int neighbourChunks() {
+        return neighbourChunks;
     }
 
     /** @return whether critical documents of the scope are always included */
@@ -252,8 +269,9 @@ public final class RetrievalOptions {
     @Override
     public boolean equals(Object o) {
         return o instanceof RetrievalOptions r && granularity == r.granularity && topK == r.topK
-                && Double.compare(minSimilarity, r.minSimilarity) == 0 && overFetchFactor == r.overFetchFactor
+                && Double.compare(minRelevance, r.minRelevance) == 0 && overFetchFactor == r.overFetchFactor
                 && candidateCap == r.candidateCap && maxChunksPerDocument == r.maxChunksPerDocument
+                && neighbourChunks == r.neighbourChunks
                 && includeCritical == r.includeCritical && linkDepth == r.linkDepth
                 && maxLinkedDocuments == r.maxLinkedDocuments && hybrid == r.hybrid && fusion == r.fusion
                 && Double.compare(vectorWeight, r.vectorWeight) == 0 && docTypes.equals(r.docTypes)
@@ -262,14 +280,16 @@ public final class RetrievalOptions {
 
     @Override
     public int hashCode() {
-        return Objects.hash(granularity, topK, minSimilarity, overFetchFactor, candidateCap, maxChunksPerDocument,
+        return Objects.hash(granularity, topK, minRelevance, overFetchFactor, candidateCap, maxChunksPerDocument,
+                neighbourChunks,
                 includeCritical, linkDepth, maxLinkedDocuments, hybrid, fusion, vectorWeight, docTypes, minPromotion, metadataFilter);
     }
 
     @Override
     public String toString() {
-        return "RetrievalOptions[" + granularity + ", top " + topK + ", min similarity " + minSimilarity
+        return "RetrievalOptions[" + granularity + ", top " + topK + ", min relevance " + minRelevance
                 + ", candidates " + candidates() + ", " + maxChunksPerDocument + " per document"
+                + (neighbourChunks > 0 ? ", " + neighbourChunks + " neighbours" : "")
                 + (includeCritical ? ", critical included" : "") + (linkDepth > 0 ? ", links depth " + linkDepth
                 + " max " + maxLinkedDocuments : "") + (hybrid ? ", hybrid " + fusion + " w=" + vectorWeight : "")
                 + (docTypes.isEmpty() ? "" : ", types " + docTypes) + ", min " + minPromotion
@@ -280,10 +300,11 @@ public final class RetrievalOptions {
     public static final class Builder {
         private Granularity granularity = Granularity.CHUNK;
         private int topK = 5;
-        private double minSimilarity = 0.3;
+        private double minRelevance = 0.3;
         private int overFetchFactor = 3;
         private int candidateCap = 15;
         private int maxChunksPerDocument = 3;
+        private int neighbourChunks = 1;
         private boolean includeCritical;
         private int linkDepth;
         private int maxLinkedDocuments = 5;
@@ -309,9 +330,9 @@ public final class RetrievalOptions {
             return this;
         }
 
-        /** @param minSimilarity a cosine similarity in [0, 1] @return this builder */
-        public Builder minSimilarity(double minSimilarity) {
-            this.minSimilarity = unit(minSimilarity, "minSimilarity");
+        /** @param minRelevance the lowest calibrated relevance a chunk may have, in [0, 1] @return this builder */
+        public Builder minRelevance(double minRelevance) {
+            this.minRelevance = unit(minRelevance, "minRelevance");
             return this;
         }
 
@@ -330,6 +351,16 @@ public final class RetrievalOptions {
         /** @param max at least 1 @return this builder */
         public Builder maxChunksPerDocument(int max) {
             this.maxChunksPerDocument = atLeast(max, 1, "maxChunksPerDocument");
+            return this;
+        }
+
+        /**
+         * @param n how many chunks before and after each relevant chunk join it in the prompt at chunk granularity,
+         *          at least 0 (default 1)
+         * @return this builder
+         */
+        public Builder neighbourChunks(int n) {
+            this.neighbourChunks = atLeast(n, 0, "neighbourChunks");
             return this;
         }
 
@@ -415,7 +446,7 @@ public final class RetrievalOptions {
     public static final class Overrides {
         private final @Nullable Granularity granularity;
         private final @Nullable Integer topK;
-        private final @Nullable Double minSimilarity;
+        private final @Nullable Double minRelevance;
         private final @Nullable Boolean includeCritical;
         private final @Nullable Integer linkDepth;
         private final @Nullable Boolean hybrid;
@@ -426,7 +457,7 @@ public final class RetrievalOptions {
         private Overrides(OverridesBuilder b) {
             this.granularity = b.granularity;
             this.topK = b.topK;
-            this.minSimilarity = b.minSimilarity;
+            this.minRelevance = b.minRelevance;
             this.includeCritical = b.includeCritical;
             this.linkDepth = b.linkDepth;
             this.hybrid = b.hybrid;
@@ -443,7 +474,7 @@ public final class RetrievalOptions {
             OverridesBuilder b = builder();
             b.granularity = granularity;
             b.topK = topK;
-            b.minSimilarity = minSimilarity;
+            b.minRelevance = minRelevance;
             b.includeCritical = includeCritical;
             b.linkDepth = linkDepth;
             b.hybrid = hybrid;
@@ -464,7 +495,7 @@ public final class RetrievalOptions {
     public static final class OverridesBuilder {
         private @Nullable Granularity granularity;
         private @Nullable Integer topK;
-        private @Nullable Double minSimilarity;
+        private @Nullable Double minRelevance;
         private @Nullable Boolean includeCritical;
         private @Nullable Integer linkDepth;
         private @Nullable Boolean hybrid;
@@ -487,9 +518,9 @@ public final class RetrievalOptions {
             return this;
         }
 
-        /** @param minSimilarity in [0, 1] @return this builder */
-        public OverridesBuilder minSimilarity(double minSimilarity) {
-            this.minSimilarity = unit(minSimilarity, "minSimilarity");
+        /** @param minRelevance in [0, 1] @return this builder */
+        public OverridesBuilder minRelevance(double minRelevance) {
+            this.minRelevance = unit(minRelevance, "minRelevance");
             return this;
         }
 

@@ -64,6 +64,7 @@ public interface Retriever {
         Deduplicator deduplicator = new JaccardDeduplicator();
         Reranker reranker = Reranker.none();
         LinkResolver linkResolver = new BreadthFirstLinkResolver();
+        @Nullable RelevanceModel relevanceModel;
         long queryCacheSize = 1_000;
         @Nullable AuditSink auditSink;
         AuditFailurePolicy auditFailurePolicy = AuditFailurePolicy.LOG_AND_CONTINUE;
@@ -88,6 +89,16 @@ public interface Retriever {
         /** @param options the configured options; default {@link RetrievalOptions#chunkQa()} @return this builder */
         public Builder options(RetrievalOptions options) {
             this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /**
+         * @param model how hits become relevances; default {@link RelevanceModel#calibrated} on the embedder's
+         *              {@link dev.ragkit.ingest.SimilarityScale} (measured on first use when the embedder states none)
+         * @return this builder
+         */
+        public Builder relevanceModel(RelevanceModel model) {
+            this.relevanceModel = Objects.requireNonNull(model, "relevanceModel");
             return this;
         }
 

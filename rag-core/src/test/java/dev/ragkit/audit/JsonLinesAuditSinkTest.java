@@ -54,7 +54,7 @@ final class JsonLinesAuditSinkTest {
         node.fieldNames().forEachRemaining(names::add);
         assertThat(names).containsExactly("timestamp", "requestId", "tenant", "query", "querySha256", "sourceIds",
                 "sourceCount", "contextTokens", "model", "action", "confidence", "latencyMillis", "outcome",
-                "errorType", "operation", "counts");
+                "errorType", "operation", "counts", "retrievalQuery", "reason");
         assertThat(node.get("operation").asText()).isEqualTo("ASK");
         assertThat(node.get("counts").isObject()).isTrue();
         assertThat(node.get("counts").size()).isZero();

@@ -32,8 +32,9 @@ final class QuickStartExampleTest {
         assertThat(output).contains("saved and reloaded a snapshot");
         assertThat(output).doesNotContain("secret.md");
         for (String mode : List.of("vector ", "keyword", "hybrid ")) {
-            // the whole small file is one chunk: body lines 4-8, opened by the "Install" heading
-            assertThat(output).containsPattern("(?m)^  " + mode + "  install\\.md:4-8 .* Install$");
+            // a chunk never spans a change of section: the answer is lines 6-8, under "Install > Linux", first
+            assertThat(output).containsPattern("(?m)^  " + mode + "  install\\.md:6-8 .* Install > Linux$");
+            assertThat(output).containsPattern("(?m)^  " + mode + "  install\\.md:4-4 .* Install$");
         }
     }
 }

@@ -114,28 +114,6 @@ final class ExtractiveBackendTest {
     }
 
     @Test
-    void sentences_joinWrappedLinesAndSkipHeadings() {
-        assertThat(ExtractiveBackend.sentences("# Title\n\nTenants are kept apart\non every read. Tags too!\n\n"
-                + "## Next\nShort one"))
-                .containsExactly("Tenants are kept apart on every read.", "Tags too!", "Short one");
-    }
-
-    @Test
-    void sentences_plainTextHeadingsFromWordOrHtmlAreSkippedButShortAnswersAreNot() {
-        assertThat(ExtractiveBackend.sentences("Install\n\nOn Linux use apt.\n\nParental leave\n\n"
-                + "Run ./install.sh\n\nPort 8080 is the default port\n\n- Debian 12"))
-                .containsExactly("On Linux use apt.", "Run ./install.sh", "Port 8080 is the default port",
-                        "Debian 12");
-    }
-
-    @Test
-    void sentences_listItemsStandAlone() {
-        assertThat(ExtractiveBackend.sentences("The filter applies to:\n- vector search\n- keyword\n  search\n"
-                + "1. deletes"))
-                .containsExactly("The filter applies to:", "vector search", "keyword search", "deletes");
-    }
-
-    @Test
     void chat_isDeterministic() {
         ChatRequest p = prompt(List.of(block("a.md", "Keys rotate. Keys expire. Tokens rotate.")), "keys rotate");
         ExtractiveBackend backend = new ExtractiveBackend();
@@ -183,6 +161,13 @@ final class ExtractiveBackendTest {
                 .charCount(text.length()).build();
         store.upsert(d, List.of(new StoredChunk(d.id(), 0, text, HashedBagOfWordsEmbedder.vector(text, 64), 16, 1,
                 1, null, null)));
+        for (String other : List.of("Vacation requests go through the people portal.",
+                "The cafeteria opens at eight and serves lunch until two.", "Printers are on every floor.")) {
+            StoredDocument o = StoredDocument.builder().tenant("acme").path(other.substring(0, 8) + ".md")
+                    .title(other).charCount(other.length()).build();
+            store.upsert(o, List.of(new StoredChunk(o.id(), 0, other, HashedBagOfWordsEmbedder.vector(other, 64), 12,
+                    1, 1, null, null)));
+        }
         RagPipeline rag = RagPipeline.builder().store(store).embedder(new HashedBagOfWordsEmbedder("toy", 64))
                 .backend(new ExtractiveBackend()).model(ExtractiveBackend.MODEL).selfRating(false)
                 .auditSink(AuditSink.none()).build();

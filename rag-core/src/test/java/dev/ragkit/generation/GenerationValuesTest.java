@@ -191,13 +191,13 @@ final class GenerationValuesTest {
     }
 
     @Test
-    void contextBlock_matchScore_similarityElseRelevance() {
+    void contextBlock_matchScore_isTheCalibratedRelevanceNotTheRawCosine() {
         ContextBlock vector = new ContextBlock(ContextBlock.Kind.RELEVANT, DOC, CHUNK, "t", 5, 9, 0.8, 0.6, 0.7, null,
                 false);
         ContextBlock keywordOnly = new ContextBlock(ContextBlock.Kind.RELEVANT, DOC, CHUNK, "t", 5, 9, Double.NaN,
                 0.6, 0.7, null, false);
 
-        assertThat(vector.matchScore()).isEqualTo(0.8);
+        assertThat(vector.matchScore()).isEqualTo(0.6);
         assertThat(keywordOnly.matchScore()).isEqualTo(0.6);
     }
 

@@ -38,11 +38,62 @@ final class RegexCitationExtractorTest {
     // ------------------------------------------------------------------------------------------------ valid markers
 
     @Test
+    void extract_quotedSentence_citesTheLinesOfTheQuoteNotTheWholeChunk() {
+        StoredDocument doc = document("handbook.md");
+        ContextBlock chunk = block(doc, 0, "Leave\nAnnual leave is 25 days a year.\n\nSick leave\nReport sick "
+                + "leave to your manager\nbefore nine in the morning.\n\nParking is free.", 40, 48, "Leave", null);
+
+        Citation c = extractor.extract("- Report sick leave to your manager before nine in the morning. "
+                + marker(chunk), List.of(chunk)).citations().get(0);
+
+        assertThat(c.startLine()).isEqualTo(44);
+        assertThat(c.endLine()).isEqualTo(45);
+        assertThat(c.location()).isEqualTo("handbook.md:44-45");
+    }
+
+    @Test
+    void extract_paraphrasingStatement_citesTheSentenceSharingTheMostWords() {
+        StoredDocument doc = document("keys.md");
+        ContextBlock chunk = block(doc, 1, "Keys are created in the console.\nThey rotate every ninety days.\n"
+                + "Old keys stop working a week later.", 10, 12, "Keys", null);
+
+        Citation c = extractor.extract("The keys rotate each ninety days " + marker(chunk) + ".", List.of(chunk))
+                .citations().get(0);
+
+        assertThat(c.startLine()).isEqualTo(11);
+        assertThat(c.endLine()).isEqualTo(11);
+    }
+
+    @Test
+    void extract_statementSharingNothing_citesTheWholeBlock() {
+        StoredDocument doc = document("keys.md");
+        ContextBlock chunk = block(doc, 1, "Keys are created in the console.\nThey rotate.", 10, 11, "Keys", null);
+
+        Citation c = extractor.extract("Yes " + marker(chunk), List.of(chunk)).citations().get(0);
+
+        assertThat(c.startLine()).isEqualTo(10);
+        assertThat(c.endLine()).isEqualTo(11);
+    }
+
+    @Test
+    void extract_sameBlockCitedTwice_spansFromTheFirstToTheLastSupportingLine() {
+        StoredDocument doc = document("keys.md");
+        ContextBlock chunk = block(doc, 1, "Keys are created in the console.\nNothing else.\nThey rotate every "
+                + "ninety days.", 10, 12, "Keys", null);
+
+        Citation c = extractor.extract("Keys are created in the console. " + marker(chunk) + " They rotate every "
+                + "ninety days. " + marker(chunk), List.of(chunk)).citations().get(0);
+
+        assertThat(c.startLine()).isEqualTo(10);
+        assertThat(c.endLine()).isEqualTo(12);
+    }
+
+    @Test
     void extract_singleMarker_mapsBlockToCitationFields() {
         StoredDocument doc = document("guides/install.md", "ops");
-        ContextBlock shown = block(doc, 2, "Run the installer.\nThen reboot.", 12, 20, "Install > Linux", 4);
+        ContextBlock shown = block(doc, 2, "Run the installer.\nThen reboot.", 12, 13, "Install > Linux", 4);
 
-        Citations result = extractor.extract("Run it and reboot " + marker(shown) + ".", List.of(shown));
+        Citations result = extractor.extract("Run the installer. Then reboot. " + marker(shown), List.of(shown));
 
         assertThat(result.grounded()).isTrue();
         assertThat(result.unknownSourceIds()).isEmpty();
@@ -53,8 +104,8 @@ final class RegexCitationExtractorTest {
             assertThat(c.path()).isEqualTo("guides/install.md");
             assertThat(c.chunkIndex()).isEqualTo(2);
             assertThat(c.startLine()).isEqualTo(12);
-            assertThat(c.endLine()).isEqualTo(20);
-            assertThat(c.location()).isEqualTo("guides/install.md p. 4, lines 12–20");   // a paged chunk
+            assertThat(c.endLine()).isEqualTo(13);
+            assertThat(c.location()).isEqualTo("guides/install.md p. 4, lines 12–13");   // a paged chunk
             assertThat(c.section()).isEqualTo("Install > Linux");
             assertThat(c.sectionOrNa()).isEqualTo("Install > Linux");
             assertThat(c.page()).isEqualTo(4);

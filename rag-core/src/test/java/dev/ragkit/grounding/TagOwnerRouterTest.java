@@ -242,6 +242,21 @@ final class TagOwnerRouterTest {
                 .withMessageContaining("0 to 100").withMessageContaining("60");
     }
 
+    @Test
+    void route_noOwnerAndNoAdministrator_namesNobodyAndSaysHowToConfigureOne() {
+        Router unconfigured = Router.standard(60, null, OwnerDirectory.none());
+        StoredDocument doc = Blocks.document("hr/leave.md", "hr");
+
+        Routing routing = unconfigured.route(TENANT, 10, List.of(Blocks.block(doc, 0, "Leave is 25 days.")));
+
+        assertThat(routing.action()).isEqualTo(Action.ROUTE);
+        assertThat(routing.target().ownerEmail()).isNull();
+        assertThat(routing.target().fallback()).isTrue();
+        assertThat(routing.target().reason()).startsWith("No owner for tag 'hr'")
+                .contains("no owner configured", "RAG_ADMIN_EMAIL", "OwnerDirectory");
+        assertThat(unconfigured.toAdministrator("No relevant documents found").ownerEmail()).isNull();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"", "  "})
     void standard_blankAdminEmail_rejectedWithFix(String adminEmail) {

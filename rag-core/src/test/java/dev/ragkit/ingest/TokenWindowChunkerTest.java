@@ -691,6 +691,16 @@ final class TokenWindowChunkerTest {
             assertThat(chunk.section()).as(label + " section").isEqualTo(document.section(startLine));
             assertThat(chunk.page()).as(label + " page").isEqualTo(document.page(startLine));
             assertThat(document.page(endLine)).as(label + " spans pages").isEqualTo(document.page(startLine));
+            for (int line = startLine; line <= endLine; line++) {
+                int at = line;
+                // a fenced block is one unit: kept whole even where a heading path changes inside it
+                boolean fenced = document.structure() == ParsedDocument.Structure.MARKDOWN && fencedBlocks(lines,
+                        first).stream().anyMatch(b -> b[0] <= at && at <= b[1]);
+                if (!lines.get(line - 1).isBlank() && !fenced) {
+                    assertThat(document.section(line)).as(label + " spans sections at line " + line)
+                            .isEqualTo(chunk.section());
+                }
+            }
             assertThat(chunk.text()).as(label).isNotBlank();
             String[] own = chunk.text().split("\n", -1);
             assertThat(own[0]).as(label + " starts with a blank line").isNotBlank();
@@ -880,6 +890,65 @@ final class TokenWindowChunkerTest {
             run++;
         }
         return run;
+    }
+
+    /** An embedder that reads 20 tokens, counting words plus its two special tokens. */
+    private static final class TwentyWordEmbedder extends dev.ragkit.testing.HashedBagOfWordsEmbedder {
+        TwentyWordEmbedder() {
+            super("twenty-words", 16);
+        }
+
+        @Override
+        public int maxInputTokens() {
+            return 20;
+        }
+
+        @Override
+        public int inputTokens(String text) {
+            String t = text.strip();
+            return 2 + (t.isEmpty() ? 0 : t.split("\\s+").length);
+        }
+    }
+
+    @Test
+    void forEmbedder_countingEmbedder_everyChunkFitsWhatItReads() {
+        TwentyWordEmbedder embedder = new TwentyWordEmbedder();
+        TokenWindowChunker chunker = TokenWindowChunker.forEmbedder(embedder);
+        List<String> lines = new ArrayList<>();
+        lines.add("# Guide");
+        for (int i = 0; i < 12; i++) {
+            lines.add("Sentence " + i + " has exactly seven words in it.");
+        }
+        lines.add("One very long line " + "with many words ".repeat(30) + "ends here.");
+        List<TextChunk> chunks = chunker.chunk(document(lines));
+
+        assertThat(chunker.maxTokens()).isEqualTo(18);                  // the limit less the two special tokens
+        assertThat(chunker.overlapTokens()).isEqualTo(4);
+        assertThat(chunker.counter().name()).isEqualTo("embedder:twenty-words");
+        assertThat(chunks).hasSizeGreaterThan(6).allSatisfy(c -> assertThat(embedder.inputTokens(c.text()))
+                .as(c.text()).isLessThanOrEqualTo(20));
+    }
+
+    @Test
+    void forEmbedder_embedderThatCannotCount_chunksByCl100kAtTheDefaults() {
+        TokenWindowChunker chunker = TokenWindowChunker.forEmbedder(
+                new dev.ragkit.testing.HashedBagOfWordsEmbedder("no-limit", 16));
+
+        assertThat(chunker.maxTokens()).isEqualTo(TokenWindowChunker.DEFAULT_MAX_TOKENS);
+        assertThat(chunker.overlapTokens()).isEqualTo(TokenWindowChunker.DEFAULT_OVERLAP_TOKENS);
+        assertThat(chunker.counter().name()).isEqualTo(CL100K.name());
+    }
+
+    @Test
+    void chunk_sectionChange_endsTheChunkSoEachChunkNamesTheSectionOfAllItsLines() {
+        ParsedDocument doc = document(List.of("# Body", "", "## Conclusion", "The essay ends well.", "",
+                "## Essay Memo", "The memo is due on Friday."));
+
+        List<TextChunk> chunks = chunker(CL100K, 500, 50).chunk(doc);
+
+        assertThat(chunks).extracting(TextChunk::section).containsExactly("Body", "Body > Conclusion",
+                "Body > Essay Memo");
+        assertThat(chunks.get(2).text()).isEqualTo("## Essay Memo\nThe memo is due on Friday.");
     }
 
     // ---------------------------------------------------------------------------------------------- documents

@@ -50,7 +50,8 @@ final class DefaultRetrieverTest {
     }
 
     private Retriever retriever(RetrievalOptions options) {
-        return Retriever.builder().store(store).embedder(embedder).options(options).build();
+        return Retriever.builder().store(store).embedder(embedder).relevanceModel(RelevanceModel.fused())
+                .options(options).build();
     }
 
     private static RetrievalOptions.Builder vectorOnly() {
@@ -62,7 +63,7 @@ final class DefaultRetrieverTest {
         put("a.md", PromotionLevel.STANDARD, 0.85, 0.5);
         put("c.md", PromotionLevel.CRITICAL, 0.2);
         List<AuditRecord> records = new ArrayList<>();
-        Retriever retriever = Retriever.builder().store(store).embedder(embedder)
+        Retriever retriever = Retriever.builder().store(store).embedder(embedder).relevanceModel(RelevanceModel.fused())
                 .options(vectorOnly().includeCritical(true).build()).auditSink(records::add).build();
 
         RetrievedContext context = retriever.retrieve(QUERY, scope);
@@ -99,7 +100,8 @@ final class DefaultRetrieverTest {
             }
         };
         Retriever retriever = Retriever.builder().store(store).embedder(instructed)
-                .options(vectorOnly().minSimilarity(0.5).build()).build();
+                .relevanceModel(RelevanceModel.fused())
+                .options(vectorOnly().minRelevance(0.5).build()).build();
 
         RetrievedContext context = retriever.retrieve(QUERY, scope);
 
@@ -111,7 +113,8 @@ final class DefaultRetrieverTest {
     void retrieve_storeFails_auditsTheErrorAndRethrows() {
         List<AuditRecord> records = new ArrayList<>();
         store.close();
-        Retriever retriever = Retriever.builder().store(store).embedder(embedder).auditSink(records::add).build();
+        Retriever retriever = Retriever.builder().store(store).embedder(embedder)
+                .relevanceModel(RelevanceModel.fused()).auditSink(records::add).build();
 
         assertThatThrownBy(() -> retriever.retrieve(QUERY, scope)).isInstanceOf(RuntimeException.class);
 
@@ -157,8 +160,9 @@ final class DefaultRetrieverTest {
             seen.add(candidates.stream().map(c -> c.document().path()).toList());
             return candidates.stream().mapToDouble(c -> c.document().path().equals("c.md") ? 0.99 : 0.5).toArray();
         };
-        Retriever reranking = Retriever.builder().store(store).embedder(embedder).reranker(cPreferred)
-                .options(vectorOnly().minSimilarity(0.3).topK(2).build()).build();
+        Retriever reranking = Retriever.builder().store(store).embedder(embedder)
+                .relevanceModel(RelevanceModel.fused()).reranker(cPreferred)
+                .options(vectorOnly().minRelevance(0.3).topK(2).build()).build();
 
         RetrievedContext context = reranking.retrieve(QUERY, scope);
 
@@ -176,9 +180,11 @@ final class DefaultRetrieverTest {
         Reranker broken = (query, candidates) -> new double[] {1.5};
         Reranker short_ = (query, candidates) -> new double[0];
 
-        assertThatThrownBy(() -> Retriever.builder().store(store).embedder(embedder).reranker(broken).build()
+        assertThatThrownBy(() -> Retriever.builder().store(store).embedder(embedder)
+                .relevanceModel(RelevanceModel.fused()).reranker(broken).build()
                 .retrieve(QUERY, scope)).isInstanceOf(IllegalStateException.class).hasMessageContaining("[0, 1]");
-        assertThatThrownBy(() -> Retriever.builder().store(store).embedder(embedder).reranker(short_).build()
+        assertThatThrownBy(() -> Retriever.builder().store(store).embedder(embedder)
+                .relevanceModel(RelevanceModel.fused()).reranker(short_).build()
                 .retrieve(QUERY, scope)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("0 scores for 1 candidates");
     }
@@ -207,7 +213,7 @@ final class DefaultRetrieverTest {
         put("a.md", PromotionLevel.STANDARD, 0.85);
         put("b.md", PromotionLevel.STANDARD, 0.72);
         put("c.md", PromotionLevel.STANDARD, 0.45);
-        RetrievedContext context = retriever(vectorOnly().minSimilarity(0.7).build()).retrieve(QUERY, scope);
+        RetrievedContext context = retriever(vectorOnly().minRelevance(0.7).build()).retrieve(QUERY, scope);
         assertThat(context.relevant()).extracting(c -> c.document().path()).containsExactly("a.md", "b.md");
         assertThat(context.relevant()).extracting(RetrievedChunk::similarity)
                 .satisfiesExactly(s -> assertThat(s).isCloseTo(0.85, within(1e-6)),
@@ -236,7 +242,8 @@ final class DefaultRetrieverTest {
     void retrieve_boosterIdentity_ordersByRawRelevance() {
         put("critical.md", PromotionLevel.CRITICAL, 0.70);
         put("standard.md", PromotionLevel.STANDARD, 0.80);
-        Retriever plain = Retriever.builder().store(store).embedder(embedder).options(vectorOnly().build())
+        Retriever plain = Retriever.builder().store(store).embedder(embedder)
+                .relevanceModel(RelevanceModel.fused()).options(vectorOnly().build())
                 .booster(Booster.identity()).build();
         assertThat(plain.retrieve(QUERY, scope).relevant()).extracting(c -> c.document().path())
                 .containsExactly("standard.md", "critical.md");
@@ -321,7 +328,7 @@ final class DefaultRetrieverTest {
         put("acme", "one.md", PromotionLevel.STANDARD, List.of(), List.of(), "beta", 0.8);
         put("acme", "three.md", PromotionLevel.STANDARD, List.of(), List.of(), "gamma", 0.75);
         RetrievedContext context = retriever(vectorOnly().granularity(RetrievalOptions.Granularity.DOCUMENT)
-                .topK(2).minSimilarity(0.1).build()).retrieve(QUERY, scope);
+                .topK(2).minRelevance(0.1).build()).retrieve(QUERY, scope);
         assertThat(context.relevantDocuments()).extracting(d -> d.document().path()).containsExactly("two.md", "one.md");
         RetrievedDocument two = context.relevantDocuments().get(0);
         assertThat(two.boosted()).isCloseTo(0.9, within(1e-6));
@@ -330,14 +337,33 @@ final class DefaultRetrieverTest {
     }
 
     @Test
-    void retrieve_hybrid_fusesIntoZeroToOneAndStillThresholdsOnRawCosine() {
+    void retrieve_fusedHybrid_thresholdsTheFusedScoreInZeroToOne() {
         put("acme", "lexical.md", PromotionLevel.STANDARD, List.of(), List.of(), "question", 0.5);
         put("acme", "semantic.md", PromotionLevel.STANDARD, List.of(), List.of(), "unrelated", 0.6);
-        put("acme", "below.md", PromotionLevel.STANDARD, List.of(), List.of(), "question", 0.1);
+        put("acme", "below.md", PromotionLevel.STANDARD, List.of(), List.of(), "unrelated", 0.1);
         RetrievedContext context = retriever(RetrievalOptions.builder().build()).retrieve(QUERY, scope);
+        // relative-score fusion, weight 0.5: lexical 0.5·0.8 + 0.5·1 = 0.9, semantic 0.5·1 = 0.5, below 0
         assertThat(context.relevant()).extracting(c -> c.document().path())
-                .containsExactlyInAnyOrder("lexical.md", "semantic.md");
-        assertThat(context.relevant()).allSatisfy(c -> assertThat(c.relevance()).isBetween(0.0, 1.0));
+                .containsExactly("lexical.md", "semantic.md");
+        assertThat(context.relevant().get(0).relevance()).isCloseTo(0.9, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(context.relevant().get(1).relevance()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-6));
+    }
+
+    @Test
+    void retrieve_neighbourChunks_bringTheChunksAroundEachMatchForTheModel() {
+        StoredDocument doc = put("long.md", PromotionLevel.STANDARD, 0.1, 0.1, 0.9, 0.1, 0.1, 0.85, 0.1);
+
+        RetrievedContext one = retriever(vectorOnly().build()).retrieve(QUERY, scope);
+        RetrievedContext none = retriever(vectorOnly().neighbourChunks(0).build()).retrieve(QUERY, scope);
+
+        assertThat(one.relevant()).extracting(c -> c.chunk().index()).containsExactly(2, 5);
+        assertThat(one.relevantDocuments()).singleElement().satisfies(window -> {
+            assertThat(window.document().id()).isEqualTo(doc.id());
+            assertThat(window.chunks()).extracting(StoredChunk::index).containsExactly(1, 2, 3, 4, 5, 6);
+            assertThat(window.relevance()).isEqualTo(0.9, org.assertj.core.data.Offset.offset(1e-6));
+        });
+        assertThat(none.relevant()).hasSize(2);
+        assertThat(none.relevantDocuments()).isEmpty();
     }
 
     @Test
@@ -357,7 +383,8 @@ final class DefaultRetrieverTest {
         RetrievedContext first = r.retrieve(QUERY, scope);
         r.retrieve(QUERY, scope);
         assertThat(embedder.calls.get()).isEqualTo(1);
-        assertThat(first.timings()).containsOnlyKeys("embed", "search", "rank", "critical", "links");
+        assertThat(first.timings()).containsOnlyKeys("embed", "search", "relevance", "rank", "neighbours", "critical",
+                "links");
     }
 
     @Test

@@ -14,7 +14,7 @@ final class RetrievalOptionsTest {
     void chunkQa_hasTheSpecificationDefaults() {
         RetrievalOptions o = RetrievalOptions.chunkQa();
         assertThat(o.granularity()).isEqualTo(Granularity.CHUNK);
-        assertThat(o.minSimilarity()).isEqualTo(0.3);
+        assertThat(o.minRelevance()).isEqualTo(0.3);
         assertThat(o.topK()).isEqualTo(5);
         assertThat(o.candidates()).isEqualTo(15); // min(5 x 3, 15)
         assertThat(o.maxChunksPerDocument()).isEqualTo(3);
@@ -30,7 +30,7 @@ final class RetrievalOptionsTest {
     void knowledgeBase_hasTheSpecificationDefaults() {
         RetrievalOptions o = RetrievalOptions.knowledgeBase();
         assertThat(o.granularity()).isEqualTo(Granularity.DOCUMENT);
-        assertThat(o.minSimilarity()).isEqualTo(0.7);
+        assertThat(o.minRelevance()).isEqualTo(0.7);
         assertThat(o.topK()).isEqualTo(3);
         assertThat(o.candidates()).isEqualTo(9); // min(3 x 3, 15)
         assertThat(o.linkDepth()).isEqualTo(2);
@@ -49,8 +49,8 @@ final class RetrievalOptionsTest {
     void builder_badValues_areRejectedAtOnceNamingTheField() {
         RetrievalOptions.Builder b = RetrievalOptions.builder();
         assertThatThrownBy(() -> b.topK(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("topK");
-        assertThatThrownBy(() -> b.minSimilarity(1.2)).hasMessageContaining("minSimilarity");
-        assertThatThrownBy(() -> b.minSimilarity(Double.NaN)).hasMessageContaining("minSimilarity");
+        assertThatThrownBy(() -> b.minRelevance(1.2)).hasMessageContaining("minRelevance");
+        assertThatThrownBy(() -> b.minRelevance(Double.NaN)).hasMessageContaining("minRelevance");
         assertThatThrownBy(() -> b.vectorWeight(-0.1)).hasMessageContaining("vectorWeight");
         assertThatThrownBy(() -> b.linkDepth(-1)).hasMessageContaining("linkDepth");
         assertThatThrownBy(() -> b.docTypes(List.of(" "))).hasMessageContaining("blank");
@@ -72,7 +72,7 @@ final class RetrievalOptionsTest {
 
     @Test
     void toBuilder_roundTripsEveryField() {
-        RetrievalOptions o = RetrievalOptions.builder().granularity(Granularity.DOCUMENT).topK(4).minSimilarity(0.5)
+        RetrievalOptions o = RetrievalOptions.builder().granularity(Granularity.DOCUMENT).topK(4).minRelevance(0.5)
                 .overFetchFactor(2).candidateCap(12).maxChunksPerDocument(1).includeCritical(true).linkDepth(1)
                 .maxLinkedDocuments(2).hybrid(false).fusion(RetrievalOptions.Fusion.RECIPROCAL_RANK)
                 .vectorWeight(0.7).docTypes(List.of("faq")).minPromotion(PromotionLevel.IMPORTANT).build();

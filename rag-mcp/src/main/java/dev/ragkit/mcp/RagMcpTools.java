@@ -73,8 +73,8 @@ import org.slf4j.LoggerFactory;
  * them (a tag outside them is refused), never widen. Every call is audited, refused ones too: {@code rag_query}
  * through the pipeline's audit trail ({@code ASK}), {@code rag_search} ({@code RETRIEVE}) and {@code rag_documents}
  * ({@code LIST}) through this builder's {@link Builder#audit trail}, and a refused call of any tool as
- * {@link AuditOutcome#REFUSED} with the reason (e.g. {@code TAG_NOT_ALLOWED}, {@code INVALID_ARGUMENTS}), the
- * question as its hash only. When a record cannot be written, the trail's {@link dev.ragkit.audit.AuditFailurePolicy}
+ * {@link AuditOutcome#REFUSED} with the reason code in {@code errorType} (e.g. {@code TAG_NOT_ALLOWED},
+ * {@code INVALID_ARGUMENTS}) and the message in {@code reason}, the question as its hash only. When a record cannot be written, the trail's {@link dev.ragkit.audit.AuditFailurePolicy}
  * decides: the result says so ({@code flags: ["AUDIT_NOT_WRITTEN"]} and a warning line), or the call fails with a
  * tool error. Bad arguments (checked against the input schema, then: a missing or blank question, one over
  * {@link Builder#maxQuestionChars}, unknown tags or profiles) and failures (a model server that is down, …) come
@@ -255,7 +255,9 @@ public final class RagMcpTools {
             r.put("ownerEmail", route.ownerEmail());
             r.put("reason", route.reason());
             r.put("fallback", route.fallback());
-            text.append("\nRouted to ").append(route.ownerEmail()).append(": ").append(route.reason()).append('\n');
+            String to = route.ownerEmail();
+            text.append("\nRouted").append(to == null ? "" : " to " + to).append(": ").append(route.reason())
+                    .append('\n');
         }
         out.put("model", response.modelUsed());
         ArrayNode flags = out.putArray("flags");
@@ -443,7 +445,7 @@ public final class RagMcpTools {
         AuditRecord record = new AuditRecord(call.start(), UUID.randomUUID().toString(), tenant, null,
                 AuditRecord.sha256(hashed), List.of(), 0, "none", null, null,
                 Duration.between(call.start(), clock.instant()).toMillis(), AuditOutcome.REFUSED, refusal.reason,
-                operation, Map.of());
+                operation, Map.of(), null, refusal.getMessage());
         String message = refusal.getMessage();
         try {
             String why = audit.write(record, null);

@@ -127,6 +127,7 @@ final class RagMcpToolsTest {
             assertThat(r.tenant()).isEqualTo(McpFixture.TENANT);
         });
         assertThat(refusals().get(2).querySha256()).isEqualTo(AuditRecord.sha256("x".repeat(5_000)));
+        assertThat(refusals().get(0).reason()).contains("tag 'hr' is not allowed");
     }
 
     @Test

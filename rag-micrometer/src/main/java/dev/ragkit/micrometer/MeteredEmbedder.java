@@ -1,11 +1,13 @@
 package dev.ragkit.micrometer;
 
 import dev.ragkit.ingest.Embedder;
+import dev.ragkit.ingest.SimilarityScale;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An {@link Embedder} that times each batch ({@code ragkit.embedding.batch}, a timer tagged with the model) and
@@ -44,6 +46,11 @@ public final class MeteredEmbedder implements Embedder {
     @Override
     public int maxInputTokens() {
         return delegate.maxInputTokens();
+    }
+
+    @Override
+    public @Nullable SimilarityScale similarityScale() {
+        return delegate.similarityScale();
     }
 
     @Override

@@ -19,6 +19,7 @@ import dev.ragkit.generation.StreamHandler;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
+import dev.ragkit.retrieval.RelevanceModel;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import dev.ragkit.testing.HashedBagOfWordsEmbedder;
@@ -67,6 +68,7 @@ class MicrometerRagObserverTest {
     private RagPipeline pipeline(LlmBackend backend, int threshold) {
         return RagPipeline.builder().store(new MeteredDocumentStore(store, meters, "in-memory")).embedder(embedder)
                 .backend(backend).model(ExtractiveBackend.MODEL).selfRating(false).confidenceThreshold(threshold)
+                .relevanceModel(RelevanceModel.fused())   // the question names Jane Doe, whom no document mentions
                 .observer(new MicrometerRagObserver(observations, meters, "support")).build();
     }
 
@@ -175,6 +177,7 @@ class MicrometerRagObserverTest {
         traced.observationConfig().observationHandler(new DefaultTracingObservationHandler(tracer));
         RagPipeline pipeline = RagPipeline.builder().store(store).embedder(embedder).backend(new ExtractiveBackend())
                 .model(ExtractiveBackend.MODEL).selfRating(false).confidenceThreshold(0)
+                .relevanceModel(RelevanceModel.fused())
                 .observer(new MicrometerRagObserver(traced, meters, "support")).build();
 
         pipeline.ask(RagRequest.of(QUESTION, Scope.of("acme")));

@@ -165,7 +165,7 @@ public class RagKitAutoConfiguration {
         set("ragkit.temperature", properties.getTemperature(), config::temperature);
         set("ragkit.confidence-threshold", properties.getConfidenceThreshold(), config::confidenceThreshold);
         set("ragkit.admin-email", properties.getAdminEmail(), config::adminEmail);
-        set("ragkit.min-similarity", properties.getMinSimilarity(), config::minSimilarity);
+        set("ragkit.min-relevance", properties.getMinRelevance(), config::minRelevance);
         set("ragkit.top-k", properties.getTopK(), config::topK);
         set("ragkit.max-context-tokens", properties.getMaxContextTokens(), config::maxContextTokens);
         set("ragkit.max-response-tokens", properties.getMaxResponseTokens(), config::maxResponseTokens);

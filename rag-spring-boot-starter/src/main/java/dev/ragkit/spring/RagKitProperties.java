@@ -20,7 +20,7 @@ public class RagKitProperties {
     /** Where questions go when no owner is known. */
     private String adminEmail;
     /** Chunks below this cosine similarity are not used, 0 to 1 (default 0.3). */
-    private Double minSimilarity;
+    private Double minRelevance;
     /** Chunks retrieved per question (default 5). */
     private Integer topK;
     /** Token budget: the most context tokens in a prompt. */
@@ -212,12 +212,12 @@ public class RagKitProperties {
         this.adminEmail = adminEmail;
     }
 
-    public Double getMinSimilarity() {
-        return minSimilarity;
+    public Double getMinRelevance() {
+        return minRelevance;
     }
 
-    public void setMinSimilarity(Double minSimilarity) {
-        this.minSimilarity = minSimilarity;
+    public void setMinRelevance(Double minRelevance) {
+        this.minRelevance = minRelevance;
     }
 
     public Integer getTopK() {

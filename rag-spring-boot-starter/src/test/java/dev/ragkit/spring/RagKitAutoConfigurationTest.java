@@ -93,9 +93,9 @@ class RagKitAutoConfigurationTest {
         runner.withPropertyValues("ragkit.backend.provider=extractive", "ragkit.store.provider=nosuchstore")
                 .run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("ragkit.store").hasStackTraceContaining("nosuchstore"));
-        runner.withPropertyValues("ragkit.backend.provider=extractive", "ragkit.min-similarity=NaN")
+        runner.withPropertyValues("ragkit.backend.provider=extractive", "ragkit.min-relevance=NaN")
                 .run(context -> assertThat(context).hasFailed().getFailure()
-                        .hasStackTraceContaining("ragkit.min-similarity"));
+                        .hasStackTraceContaining("ragkit.min-relevance"));
     }
 
     @Test

@@ -1,0 +1,99 @@
+package dev.ragkit.grounding;
+
+import dev.ragkit.internal.QueryTerms;
+import dev.ragkit.internal.Sentences;
+import dev.ragkit.prompt.ContextBlock;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Finds the lines of a cited block that support a statement of the answer, so that a citation points at them rather
+ * than at the whole chunk: where the statement is quoted from the block (extractive answers, quotes in model answers),
+ * the lines of the quote; otherwise the lines of the block's sentence ({@link Sentences}) that shares the most of the
+ * statement's content words ({@link QueryTerms}); when no sentence shares any, the block's lines. Stateless.
+ */
+final class SupportingLines {
+
+    /** The text of a quoted sentence as the extractive backend writes it: a list marker, then the page. */
+    private static final Pattern DECORATION = Pattern.compile("^\\s*([-*+\u2022]|\\d{1,3}[.)])\\s+|\\s*\\(p\\. \\d+\\)\\s*$");
+    private static final int SHORTEST_QUOTE = 12;
+
+    private SupportingLines() {
+    }
+
+    /**
+     * @param statement the part of the answer the citation follows
+     * @param block     the cited block
+     * @return {@code {startLine, endLine}} in the document, within the block's range
+     */
+    static int[] of(String statement, ContextBlock block) {
+        String text = block.text();
+        String claim = DECORATION.matcher(statement.strip()).replaceAll("").strip();
+        int[] quoted = quote(claim, text);
+        if (quoted != null) {
+            return lines(block, text, quoted[0], quoted[1]);
+        }
+        Set<String> said = QueryTerms.of(claim);
+        Sentences.Sentence best = null;
+        int bestShared = 0;
+        for (Sentences.Sentence s : Sentences.of(text, block.chunk().section())) {
+            if (s.heading()) {
+                continue;
+            }
+            Set<String> terms = QueryTerms.of(s.text());
+            terms.retainAll(said);
+            if (terms.size() > bestShared) {
+                best = s;
+                bestShared = terms.size();
+            }
+        }
+        if (best == null) {
+            return new int[] {block.startLine(), block.endLine()};
+        }
+        return new int[] {block.startLine() + best.firstLine(), block.startLine() + best.lastLine()};
+    }
+
+    /** Where the claim stands in the text, white space aside: {@code {start, end}} offsets, or null. */
+    private static int[] quote(String claim, String text) {
+        String wanted = claim.replaceAll("\\s+", " ");
+        if (wanted.length() < SHORTEST_QUOTE) {
+            return null;
+        }
+        StringBuilder flat = new StringBuilder(text.length());
+        int[] origin = new int[text.length() + 1];
+        boolean space = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isWhitespace(c)) {
+                if (!space && flat.length() > 0) {
+                    origin[flat.length()] = i;
+                    flat.append(' ');
+                }
+                space = true;
+            } else {
+                origin[flat.length()] = i;
+                flat.append(c);
+                space = false;
+            }
+        }
+        int at = flat.indexOf(wanted);
+        if (at < 0) {
+            return null;
+        }
+        return new int[] {origin[at], origin[at + wanted.length() - 1] + 1};
+    }
+
+    private static int[] lines(ContextBlock block, String text, int start, int end) {
+        int first = block.startLine() + count(text, start);
+        int last = block.startLine() + count(text, end - 1);
+        return new int[] {first, Math.min(last, block.endLine())};
+    }
+
+    private static int count(String text, int upTo) {
+        int n = 0;
+        for (int i = text.indexOf('\n'); i >= 0 && i < upTo; i = text.indexOf('\n', i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}

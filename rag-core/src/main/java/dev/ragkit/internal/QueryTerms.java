@@ -1,0 +1,107 @@
+package dev.ragkit.internal;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The content words of a question, as relevance and answer selection compare them with passages: {@link KeyTerms}
+ * (lower-case runs of letters and digits, three characters or more, no stop word), without question words, each cut
+ * to a rough stem so that "purchases" meets "purchased" ({@link #stem}). A passage's words are taken the same way.
+ * Stateless and thread-safe.
+ */
+public final class QueryTerms {
+
+    /** Words that ask rather than say what is asked about ("how many", "how often"). */
+    static final Set<String> QUESTION_WORDS = Set.of("what", "which", "who", "whom", "whose", "many", "much", "often");
+
+    private static final Pattern WORD = Pattern.compile("[a-z0-9]+");
+    private static final String[] SUFFIXES = {"ing", "ed", "es", "s", "ly"};
+    private static final int MIN_STEM = 4;
+
+    private QueryTerms() {
+    }
+
+    /**
+     * @param text any text
+     * @return the stems of its content words (a new, modifiable set)
+     */
+    public static Set<String> of(String text) {
+        return new HashSet<>(words(text).keySet());
+    }
+
+    /**
+     * @param text any text
+     * @return each stem of its content words with the word it first came from, in order of appearance
+     */
+    public static Map<String, String> words(String text) {
+        Matcher word = WORD.matcher(Objects.requireNonNull(text, "text").toLowerCase(Locale.ROOT));
+        Map<String, String> terms = new LinkedHashMap<>();
+        while (word.find()) {
+            String w = word.group();
+            if (w.length() >= KeyTerms.MIN_LENGTH && !KeyTerms.STOP_WORDS.contains(w) && !QUESTION_WORDS.contains(w)) {
+                terms.putIfAbsent(stem(w), w);
+            }
+        }
+        return terms;
+    }
+
+    /**
+     * Weighs the question's words by their rarity among passages: {@code ln((passages + 1) / (passages holding the
+     * word + 0.5))}, so a word every passage holds counts little and a word none holds counts most.
+     *
+     * @param asked    the question's words ({@link #of})
+     * @param passages the words of each passage ({@link #of})
+     * @return each asked word with its weight
+     */
+    public static Map<String, Double> rarity(Set<String> asked, List<Set<String>> passages) {
+        Map<String, Double> weights = new HashMap<>();
+        for (String term : asked) {
+            int holding = 0;
+            for (Set<String> p : passages) {
+                holding += p.contains(term) ? 1 : 0;
+            }
+            weights.put(term, Math.log((passages.size() + 1.0) / (holding + 0.5)));
+        }
+        return weights;
+    }
+
+    /**
+     * @param weights the question's words with their weights ({@link #rarity})
+     * @param terms   the words of a text
+     * @return the share of the total weight that the text holds, 0 when the question has no weight
+     */
+    public static double coverage(Map<String, Double> weights, Set<String> terms) {
+        double total = 0;
+        double covered = 0;
+        for (Map.Entry<String, Double> w : weights.entrySet()) {
+            total += w.getValue();
+            covered += terms.contains(w.getKey()) ? w.getValue() : 0;
+        }
+        return total > 0 ? covered / total : 0;
+    }
+
+    /**
+     * A rough stem: the first of {@code -ing}, {@code -ed}, {@code -es}, {@code -s}, {@code -ly} that the word ends
+     * with is cut off when at least four characters remain. Crude, but applied alike to questions and passages it
+     * only has to map a word's forms to one key, not to a dictionary word.
+     *
+     * @param word a lower-case word
+     * @return its stem
+     */
+    public static String stem(String word) {
+        for (String suffix : SUFFIXES) {
+            if (word.endsWith(suffix) && word.length() - suffix.length() >= MIN_STEM) {
+                return word.substring(0, word.length() - suffix.length());
+            }
+        }
+        return word;
+    }
+}

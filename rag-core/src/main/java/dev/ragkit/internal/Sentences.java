@@ -1,0 +1,223 @@
+package dev.ragkit.internal;
+
+import java.text.BreakIterator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Cuts a passage of a document (the lines of a chunk) into sentences that keep their place: the characters and the
+ * lines each one spans. Used wherever RagKit reads a passage sentence by sentence — the relevance features, the
+ * extractive answer, the lines a citation points at — so that all of them agree on what a sentence is.
+ *
+ * <p>The passage is first cut into units that no sentence may cross: paragraphs (at blank lines), headings (a
+ * markdown {@code #} line; the passage's first line when it is the last part of its section's heading path; or a
+ * line of at most {@value #HEADING_WORDS} words of letters and digits that starts with a capital letter or a digit,
+ * does not end like a sentence and stands alone or before a line that starts with a capital letter or digit — a
+ * heading from Word, HTML or PDF), list items, fenced code lines (each line on its own), code lines outside
+ * fences (a line ending in {@code ;}, <code>{</code> or <code>}</code>: on its own) and comment lines (joined with
+ * comment lines only). The lines of a unit are read as one text, and {@link BreakIterator}'s sentence instance (English
+ * rules) cuts it. Stateless and thread-safe.
+ */
+public final class Sentences {
+
+    /** The most words a plain line may have to be taken for a heading. */
+    public static final int HEADING_WORDS = 5;
+
+    private static final Pattern LIST_ITEM = Pattern.compile("\\s*([-*+•]|\\d{1,3}[.)])\\s+\\S.*");
+    private static final Pattern RULE = Pattern.compile("\\s*([-*_]\\s*){3,}");
+    private static final Pattern FENCE = Pattern.compile("\\s*(```|~~~).*");
+    private static final Pattern COMMENT = Pattern.compile("\\s*(//|/\\*|\\*|--|;;|#!|<!--).*");
+    private static final Pattern CODE_END = Pattern.compile(".*[;{}]\\s*");
+    private static final Pattern CLOSING = Pattern.compile(".*[.!?:;,\"'”’)\\]]\\s*");
+    private static final Pattern HEADING_TEXT = Pattern.compile("[\\p{Lu}\\p{N}][\\p{L}\\p{N} '&()-]*");
+
+    private Sentences() {
+    }
+
+    /**
+     * One sentence (or a heading, or a code line) of a passage.
+     *
+     * @param text      the sentence as written, its line breaks included
+     * @param start     its first character in the passage
+     * @param end       the character after its last one
+     * @param firstLine the passage line (0-based) it starts on
+     * @param lastLine  the passage line (0-based) it ends on
+     * @param heading   whether it is a heading rather than a sentence of text
+     */
+    public record Sentence(String text, int start, int end, int firstLine, int lastLine, boolean heading) {
+    }
+
+    /** What a line is, for deciding which lines may share a sentence. */
+    private enum Kind { BLANK, HEADING, PROSE, ITEM, COMMENT, CODE, FENCE, RULE }
+
+    /**
+     * @param passage the text, lines separated by {@code \n}
+     * @param section the heading path of the passage (e.g. {@code Body > Essay Memo}), or {@code null}
+     * @return its sentences in order; blank text and rules give none
+     */
+    public static List<Sentence> of(String passage, @Nullable String section) {
+        Objects.requireNonNull(passage, "passage");
+        List<int[]> lines = lines(passage);
+        Kind[] kinds = classify(passage, lines, lastPart(section));
+        List<Sentence> out = new ArrayList<>();
+        int i = 0;
+        while (i < lines.size()) {
+            Kind kind = kinds[i];
+            if (kind == Kind.BLANK || kind == Kind.RULE || kind == Kind.FENCE) {
+                i++;
+                continue;
+            }
+            int j = i + 1;
+            if (kind == Kind.PROSE || kind == Kind.ITEM || kind == Kind.COMMENT) {
+                Kind follows = kind == Kind.ITEM ? Kind.PROSE : kind;
+                while (j < lines.size() && kinds[j] == follows) {
+                    j++;
+                }
+            }
+            int from = lines.get(i)[0];
+            int to = lines.get(j - 1)[1];
+            if (kind == Kind.HEADING || kind == Kind.CODE) {
+                add(out, passage, lines, from, to, kind == Kind.HEADING);
+            } else {
+                split(out, passage, lines, from, to);
+            }
+            i = j;
+        }
+        return out;
+    }
+
+    /** The [start, end) character range of every line. */
+    private static List<int[]> lines(String passage) {
+        List<int[]> lines = new ArrayList<>();
+        int start = 0;
+        for (int k = passage.indexOf('\n'); k >= 0; k = passage.indexOf('\n', start)) {
+            lines.add(new int[] {start, k});
+            start = k + 1;
+        }
+        lines.add(new int[] {start, passage.length()});
+        return lines;
+    }
+
+    private static Kind[] classify(String passage, List<int[]> lines, @Nullable String sectionTitle) {
+        Kind[] kinds = new Kind[lines.size()];
+        boolean fenced = false;
+        for (int i = 0; i < kinds.length; i++) {
+            String line = passage.substring(lines.get(i)[0], lines.get(i)[1]);
+            String t = line.strip();
+            if (FENCE.matcher(line).matches()) {
+                fenced = !fenced;
+                kinds[i] = Kind.FENCE;
+            } else if (fenced) {
+                kinds[i] = t.isEmpty() ? Kind.BLANK : Kind.CODE;
+            } else if (t.isEmpty()) {
+                kinds[i] = Kind.BLANK;
+            } else if (t.startsWith("#") && t.matches("#{1,6}(\\s.*)?")) {
+                kinds[i] = Kind.HEADING;
+            } else if (RULE.matcher(line).matches()) {
+                kinds[i] = Kind.RULE;
+            } else if (i == 0 && sectionTitle != null && t.equalsIgnoreCase(sectionTitle)) {
+                kinds[i] = Kind.HEADING;
+            } else if (COMMENT.matcher(line).matches()) {
+                kinds[i] = Kind.COMMENT;
+            } else if (LIST_ITEM.matcher(line).matches()) {
+                kinds[i] = Kind.ITEM;
+            } else if (CODE_END.matcher(line).matches() && !CLOSING.matcher(t.substring(0, t.length() - 1)).matches()
+                    && looksLikeCode(t)) {
+                kinds[i] = Kind.CODE;
+            } else {
+                kinds[i] = Kind.PROSE;
+            }
+        }
+        for (int i = 0; i < kinds.length; i++) {
+            if (kinds[i] == Kind.PROSE && plainHeading(passage, lines, kinds, i)) {
+                kinds[i] = Kind.HEADING;
+            }
+        }
+        return kinds;
+    }
+
+    /** Code rather than prose ending in a semicolon: an operator, a call or a brace somewhere in the line. */
+    private static boolean looksLikeCode(String line) {
+        return line.endsWith("{") || line.endsWith("}") || line.contains("(") || line.contains("=");
+    }
+
+    /**
+     * A heading without markup: a short line of letters and digits that starts like a title, standing alone or before
+     * a line that starts with a capital letter or digit (a wrapped sentence goes on in lower case).
+     */
+    private static boolean plainHeading(String passage, List<int[]> lines, Kind[] kinds, int i) {
+        String t = passage.substring(lines.get(i)[0], lines.get(i)[1]).strip();
+        String[] words = t.split("\\s+");
+        if (!HEADING_TEXT.matcher(t).matches() || words.length > HEADING_WORDS
+                || KeyTerms.STOP_WORDS.contains(words[words.length - 1].toLowerCase(Locale.ROOT))) {
+            return false;                              // a title does not end in "by" or "the": a wrapped line does
+        }
+        if (i + 1 >= kinds.length) {
+            return i > 0 && kinds[i - 1] == Kind.BLANK;          // a last line after a blank line
+        }
+        if (kinds[i + 1] != Kind.PROSE) {
+            return kinds[i + 1] != Kind.CODE;
+        }
+        String next = passage.substring(lines.get(i + 1)[0], lines.get(i + 1)[1]).strip();
+        int first = next.codePointAt(0);
+        return Character.isUpperCase(first) || Character.isDigit(first);
+    }
+
+    /** BreakIterator's sentences of the characters [from, to), each trimmed. */
+    private static void split(List<Sentence> out, String passage, List<int[]> lines, int from, int to) {
+        String text = passage.substring(from, to).replace('\n', ' ');
+        BreakIterator it = BreakIterator.getSentenceInstance(Locale.ENGLISH);
+        it.setText(text);
+        int start = it.first();
+        for (int end = it.next(); end != BreakIterator.DONE; end = it.next()) {
+            // A sentence ends before white space: "./install.sh" or "v1.2" hold no boundary.
+            if (end < text.length() && !Character.isWhitespace(text.charAt(end))
+                    && !Character.isWhitespace(text.charAt(end - 1))) {
+                continue;
+            }
+            add(out, passage, lines, from + start, from + end, false);
+            start = end;
+        }
+    }
+
+    private static void add(List<Sentence> out, String passage, List<int[]> lines, int from, int to,
+            boolean heading) {
+        while (from < to && Character.isWhitespace(passage.charAt(from))) {
+            from++;
+        }
+        while (to > from && Character.isWhitespace(passage.charAt(to - 1))) {
+            to--;
+        }
+        if (from < to) {
+            out.add(new Sentence(passage.substring(from, to), from, to, lineOf(lines, from), lineOf(lines, to - 1),
+                    heading));
+        }
+    }
+
+    private static int lineOf(List<int[]> lines, int offset) {
+        int lo = 0;
+        int hi = lines.size() - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (lines.get(mid)[0] <= offset) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
+    private static @Nullable String lastPart(@Nullable String section) {
+        if (section == null) {
+            return null;
+        }
+        int cut = section.lastIndexOf(" > ");
+        String last = (cut < 0 ? section : section.substring(cut + 3)).strip();
+        return last.isEmpty() ? null : last;
+    }
+}

@@ -1,0 +1,106 @@
+package dev.ragkit.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+final class SentencesTest {
+
+    private static List<String> texts(String passage, String section) {
+        return Sentences.of(passage, section).stream().filter(s -> !s.heading())
+                .map(s -> s.text().replaceAll("\\s+", " ")).toList();
+    }
+
+    private static List<String> headings(String passage, String section) {
+        return Sentences.of(passage, section).stream().filter(Sentences.Sentence::heading).map(Sentences.Sentence::text)
+                .toList();
+    }
+
+    @Test
+    void of_wrappedLinesJoinAndMarkdownHeadingsStandApart() {
+        String passage = "# Title\n\nTenants are kept apart\non every read. Tags too!\n\n## Next\nShort one";
+
+        assertThat(texts(passage, null)).containsExactly("Tenants are kept apart on every read.", "Tags too!",
+                "Short one");
+        assertThat(headings(passage, null)).containsExactly("# Title", "## Next");
+    }
+
+    @Test
+    void of_plainHeadingFromWord_isNeverGluedToTheSentenceAfterIt() {
+        // Word and HTML text has no markup: a heading is a short title line followed by its paragraph.
+        String passage = "Essay Memo\nThe memo is due on Friday. Late memos lose a grade.";
+
+        assertThat(texts(passage, "Body > Conclusion")).containsExactly("The memo is due on Friday.",
+                "Late memos lose a grade.");
+        assertThat(headings(passage, "Body > Conclusion")).containsExactly("Essay Memo");
+    }
+
+    @Test
+    void of_firstLineNamingTheSection_isAHeadingEvenWhenLong() {
+        String passage = "Payment of the annual membership fee in two parts\nThe fee is paid in March and in June.";
+
+        assertThat(headings(passage, "Fees > Payment of the annual membership fee in two parts")).hasSize(1);
+        assertThat(texts(passage, "Fees > Payment of the annual membership fee in two parts"))
+                .containsExactly("The fee is paid in March and in June.");
+    }
+
+    @Test
+    void of_shortAnswersAndCommandsAreNotHeadings() {
+        String passage = "Install\n\nOn Linux use apt.\n\nParental leave\n\nRun ./install.sh\n\n"
+                + "Port 8080 is the default port\n\n- Debian 12";
+
+        assertThat(texts(passage, null)).containsExactly("On Linux use apt.", "Run ./install.sh",
+                "Port 8080 is the default port", "- Debian 12");
+        assertThat(headings(passage, null)).containsExactly("Install", "Parental leave");
+    }
+
+    @Test
+    void of_wrappedLineBeforeAProperNoun_staysInItsSentence() {
+        assertThat(texts("The tool was developed by\nMicrosoft in 1990 and sold widely.", null))
+                .containsExactly("The tool was developed by Microsoft in 1990 and sold widely.");
+    }
+
+    @Test
+    void of_listItemsStandAlone() {
+        assertThat(texts("The filter applies to:\n- vector search\n- keyword\n  search\n1. deletes", null))
+                .containsExactly("The filter applies to:", "- vector search", "- keyword search", "1. deletes");
+    }
+
+    @Test
+    void of_codeCommentsAreNotGluedToCode() {
+        String passage = "```java\n// Rotates the key every ninety days.\nkey.rotate(Duration.ofDays(90));\n```";
+
+        assertThat(texts(passage, null)).containsExactly("// Rotates the key every ninety days.",
+                "key.rotate(Duration.ofDays(90));");
+    }
+
+    @Test
+    void of_commentLinesOutsideFences_joinEachOtherButNotTheCode() {
+        String passage = "// Rotates the key\n// every ninety days.\nint days = 90;\nreturn days;";
+
+        assertThat(texts(passage, null)).containsExactly("// Rotates the key // every ninety days.", "int days = 90;",
+                "return days;");
+    }
+
+    @Test
+    void of_linesAndOffsets_pointAtThePassage() {
+        String passage = "First line here.\n\nSecond sentence starts\nand ends here. Third.";
+
+        List<Sentences.Sentence> all = Sentences.of(passage, null);
+
+        assertThat(all).hasSize(3);
+        assertThat(all.get(1).firstLine()).isEqualTo(2);
+        assertThat(all.get(1).lastLine()).isEqualTo(3);
+        assertThat(passage.substring(all.get(1).start(), all.get(1).end()))
+                .isEqualTo("Second sentence starts\nand ends here.");
+        assertThat(all.get(2).firstLine()).isEqualTo(3);
+        assertThat(all.get(2).text()).isEqualTo("Third.");
+    }
+
+    @Test
+    void of_abbreviationsDoNotEndSentences() {
+        assertThat(texts("Use a tool, e.g. the CLI, to index. Then ask.", null))
+                .containsExactly("Use a tool, e.g. the CLI, to index.", "Then ask.");
+    }
+}
