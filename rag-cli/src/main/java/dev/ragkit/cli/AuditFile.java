@@ -4,6 +4,7 @@ import dev.ragkit.audit.AuditRecord;
 import dev.ragkit.audit.AuditSink;
 import dev.ragkit.error.AuditException;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /**
  * The CLI's audit trail: {@code audit.jsonl} beside the index. A file that cannot be opened or written (a read-only
@@ -14,6 +15,7 @@ final class AuditFile implements AutoCloseable {
     private final AuditSink sink;
     private final AuditSink closer;
     private volatile String lastFailure = "";
+    private volatile Consumer<String> onFailure = why -> { };
 
     private AuditFile(AuditSink delegate) {
         this.sink = record -> {
@@ -21,6 +23,7 @@ final class AuditFile implements AutoCloseable {
                 delegate.record(record);
             } catch (RuntimeException e) {
                 lastFailure = String.valueOf(e.getMessage());
+                onFailure.accept(lastFailure);
                 throw e;
             }
         };
@@ -44,6 +47,14 @@ final class AuditFile implements AutoCloseable {
 
     AuditSink sink() {
         return sink;
+    }
+
+    /**
+     * @param action told why, each time a record cannot be written (for a long-running command such as {@code mcp},
+     *               which has no one answer to flag)
+     */
+    void onFailure(Consumer<String> action) {
+        this.onFailure = action;
     }
 
     /** @return why the last record could not be written, or an empty text */

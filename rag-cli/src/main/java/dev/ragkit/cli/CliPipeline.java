@@ -76,10 +76,12 @@ final class CliPipeline implements AutoCloseable {
         return builder;
     }
 
-    /** @return a retriever over the index that audits each retrieval to the audit file */
+    /**
+     * @return a retriever over the index without an audit sink: its caller (the MCP tools) writes each call's record
+     *         to {@link #auditTrail()} itself, so that it knows whether the record was written
+     */
     Retriever retriever() {
-        return Retriever.builder().store(store).embedder(embedder).options(config.retrievalOptions())
-                .auditSink(audit.sink()).auditFailurePolicy(AuditFailurePolicy.LOG_AND_CONTINUE).build();
+        return Retriever.builder().store(store).embedder(embedder).options(config.retrievalOptions()).build();
     }
 
     /** @return the audit trail of the file, logging and going on when a record cannot be written */

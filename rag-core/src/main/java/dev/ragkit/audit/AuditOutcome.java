@@ -17,5 +17,11 @@ public enum AuditOutcome {
     /** An indexing run finished; its counts say what was indexed, skipped and failed (operation INDEX). */
     INDEXED,
     /** The request failed; the record names the error type. */
-    ERROR
+    ERROR,
+    /**
+     * The request was refused before it ran (arguments that fail validation, a scope wider than the caller's, a
+     * question over the length limit); the record's {@code errorType} names the reason, e.g.
+     * {@code TAG_NOT_ALLOWED}.
+     */
+    REFUSED
 }

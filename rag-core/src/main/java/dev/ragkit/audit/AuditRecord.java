@@ -29,6 +29,7 @@ import org.jspecify.annotations.Nullable;
  * @param latencyMillis how long the request took
  * @param outcome       how it ended
  * @param errorType     the failure's exception class name when {@code outcome} is {@link AuditOutcome#ERROR},
+ *                      the reason (e.g. {@code TAG_NOT_ALLOWED}) when it is {@link AuditOutcome#REFUSED},
  *                      otherwise {@code null}
  * @param operation     which operation: a question, a standalone retrieval or an indexing run
  * @param counts        what the operation counted, by name in insertion order (immutable); for RETRIEVE
@@ -39,7 +40,8 @@ import org.jspecify.annotations.Nullable;
  *                      {@code QueryTransformer}), redacted like {@code query}: its text when queries are kept,
  *                      {@code sha256:<hex>} when they are hashed; {@code null} when the question was used as asked
  * @param reason        why a question was not answered from the documents (routed, declined, or answered without
- *                      them), e.g. which of its words no passage mentions; {@code null} when it was answered
+ *                      them), e.g. which of its words no passage mentions; for REFUSED records, the refusal's message;
+ *                      {@code null} when it was answered
  */
 public record AuditRecord(Instant timestamp, String requestId, String tenant, @Nullable String query,
         String querySha256, List<String> sourceIds, int contextTokens, String model, @Nullable String action,
@@ -90,7 +92,7 @@ public record AuditRecord(Instant timestamp, String requestId, String tenant, @N
      * @param confidence    the confidence, or {@code null}
      * @param latencyMillis how long it took
      * @param outcome       how it ended
-     * @param errorType     the failure's class name for ERROR records
+     * @param errorType     the failure's class name for ERROR records, the reason for REFUSED ones
      * @param operation     the operation
      * @param counts        what it counted
      */
@@ -111,8 +113,10 @@ public record AuditRecord(Instant timestamp, String requestId, String tenant, @N
         sourceIds = List.copyOf(Objects.requireNonNull(sourceIds, "sourceIds"));
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(outcome, "outcome");
-        if ((outcome == AuditOutcome.ERROR) != (errorType != null)) {
-            throw new IllegalArgumentException("errorType is required for ERROR records and only for them");
+        boolean named = outcome == AuditOutcome.ERROR || outcome == AuditOutcome.REFUSED;
+        if (named != (errorType != null)) {
+            throw new IllegalArgumentException("errorType is required for ERROR and REFUSED records and only for "
+                    + "them");
         }
         Objects.requireNonNull(operation, "operation");
         counts = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(counts, "counts")));
@@ -133,7 +137,7 @@ public record AuditRecord(Instant timestamp, String requestId, String tenant, @N
      * @param confidence    the confidence, or {@code null}
      * @param latencyMillis how long it took
      * @param outcome       how it ended
-     * @param errorType     the failure's class name for ERROR records
+     * @param errorType     the failure's class name for ERROR records, the reason for REFUSED ones
      */
     public AuditRecord(Instant timestamp, String requestId, String tenant, @Nullable String query,
             String querySha256, List<String> sourceIds, int contextTokens, String model, @Nullable String action,

@@ -47,6 +47,18 @@ final class AuditRecordTest {
     }
 
     @Test
+    void constructor_refusedWithoutReason_throws() {
+        assertThatThrownBy(() -> record(AuditOutcome.REFUSED, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("REFUSED");
+    }
+
+    @Test
+    void constructor_refusedWithReason_keepsIt() {
+        assertThat(record(AuditOutcome.REFUSED, "TAG_NOT_ALLOWED").errorType()).isEqualTo("TAG_NOT_ALLOWED");
+    }
+
+    @Test
     void constructor_nullRequiredField_throwsNamingIt() {
         assertThatThrownBy(() -> new AuditRecord(Instant.EPOCH, null, "t", null, "h", List.of(), 0, "m", null, null,
                 0L, AuditOutcome.DECLINED, null))

@@ -1,0 +1,675 @@
+package dev.ragkit.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
+import io.modelcontextprotocol.server.transport.HeaderAccessor;
+import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntSupplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What stands between the network and the SDK's Streamable HTTP servlet, for every request, in this order:
+ * <ol>
+ *   <li>{@code Host} and {@code Origin} through the SDK's {@link DefaultServerTransportSecurityValidator} with this
+ *       server's names (403 otherwise: DNS rebinding);</li>
+ *   <li>the bearer token when the settings require one (401 with {@code WWW-Authenticate} otherwise);</li>
+ *   <li>the endpoint path (404), the body size (413), the body as a JSON-RPC message ({@link JsonRpcInput}: 400 with
+ *       a JSON-RPC error), the session cap for {@code initialize} (503) and the session's being open (404);</li>
+ *   <li>on the way back, any error body the SDK or Jetty writes (the SDK serialises whole Java exceptions, stack
+ *       frames and all) is replaced by a plain JSON-RPC error;</li>
+ *   <li>while a call is answered on a server-sent event stream, the connection is probed every
+ *       {@link #PROBE_INTERVAL} with an SSE comment line; a client that went away is reported to the call
+ *       ({@link ClientConnection}), which cancels its work.</li>
+ * </ol>
+ */
+final class HttpGuard implements Filter {
+    /** How often a connection waiting for a call's answer is probed. */
+    static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
+    private static final String SESSION_HEADER = "Mcp-Session-Id";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final McpHttpSettings settings;
+    private final McpJsonMapper mapper;
+    private final HttpSessions sessions;
+    private final ScheduledExecutorService probes;
+    private final IntSupplier port;
+    private volatile @Nullable DefaultServerTransportSecurityValidator validator;
+
+    HttpGuard(McpHttpSettings settings, McpJsonMapper mapper, HttpSessions sessions, ScheduledExecutorService probes,
+            IntSupplier port) {
+        this.settings = settings;
+        this.mapper = mapper;
+        this.sessions = sessions;
+        this.probes = probes;
+        this.port = port;
+    }
+
+    /**
+     * @return the SDK's Origin and Host validator for this server's names (built once the port is known)
+     */
+    DefaultServerTransportSecurityValidator securityValidator() {
+        DefaultServerTransportSecurityValidator v = validator;
+        if (v == null) {
+            int p = port.getAsInt();
+            DefaultServerTransportSecurityValidator.Builder b = DefaultServerTransportSecurityValidator.builder();
+            for (String name : List.of("localhost", "127.0.0.1", "[::1]")) {
+                b.allowedOrigin("http://" + name + ":" + p).allowedHost(name + ":" + p);
+                if (p == 80) {
+                    b.allowedOrigin("http://" + name).allowedHost(name);
+                }
+            }
+            String bound = settings.host().contains(":") && !settings.host().startsWith("[")
+                    ? "[" + settings.host() + "]" : settings.host();
+            b.allowedHost(bound.toLowerCase(Locale.ROOT) + ":" + p);
+            settings.allowedOrigins().forEach(b::allowedOrigin);
+            settings.allowedHosts().forEach(b::allowedHost);
+            v = b.build();
+            validator = v;
+        }
+        return v;
+    }
+
+    @Override
+    public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
+            throws IOException, ServletException {
+        HttpServletRequest request = (HttpServletRequest) req;
+        HttpServletResponse response = (HttpServletResponse) res;
+        try {
+            securityValidator().validate(new Headers(request));
+        } catch (ServerTransportSecurityException e) {
+            boolean origin = e.getStatusCode() == 403;
+            String value = origin ? request.getHeader("Origin") : request.getHeader("Host");
+            refuse(response, 403, null, JsonRpcInput.TRANSPORT_ERROR, "Forbidden: " + (origin
+                    ? "Origin '" + shown(value) + "' may not call this server; allow it with --allow-origin "
+                    + shown(value)
+                    : "Host '" + shown(value) + "' does not name this server; call it as 127.0.0.1:" + port.getAsInt()
+                    + " or allow the name with --allow-host") + " (protection against DNS rebinding)");
+            return;
+        }
+        if (settings.requiresToken()) {
+            String auth = request.getHeader("Authorization");
+            String token = auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7) ? auth.substring(7).strip()
+                    : null;
+            if (token == null || !settings.tokenMatches(token)) {
+                response.setHeader("WWW-Authenticate", "Bearer realm=\"ragkit-mcp\""
+                        + (token == null ? "" : ", error=\"invalid_token\""));
+                refuse(response, 401, null, JsonRpcInput.TRANSPORT_ERROR, token == null
+                        ? "Unauthorized: send Authorization: Bearer <token>, the token in the server's --auth-token-file"
+                        : "Unauthorized: the bearer token is not this server's");
+                return;
+            }
+        }
+        if (!RagMcpServer.ENDPOINT.equals(request.getRequestURI())) {
+            refuse(response, 404, null, JsonRpcInput.TRANSPORT_ERROR, "Not Found: the MCP endpoint is "
+                    + RagMcpServer.ENDPOINT);
+            return;
+        }
+        String method = request.getMethod();
+        String sessionId = request.getHeader(SESSION_HEADER);
+        byte @Nullable [] body = null;
+        JsonRpcInput.Read read = null;
+        if ("POST".equals(method)) {
+            if (request.getContentLengthLong() > settings.maxRequestBytes()) {
+                refuse(response, 413, null, JsonRpcInput.TRANSPORT_ERROR, tooLarge());
+                return;
+            }
+            body = readBody(request.getInputStream(), settings.maxRequestBytes());
+            if (body == null) {
+                refuse(response, 413, null, JsonRpcInput.TRANSPORT_ERROR, tooLarge());
+                return;
+            }
+            if (isJson(request.getContentType())) {
+                read = JsonRpcInput.read(mapper, new String(body, charset(request)));
+                ObjectNode error = read.error();
+                if (error != null) {
+                    write(response, 400, error);
+                    return;
+                }
+            }
+        }
+        GuardedResponse guarded = new GuardedResponse(response);
+        Exchange exchange;
+        if (read != null && read.isInitialize()) {
+            if (!sessions.reserve()) {
+                refuse(response, 503, read.message(), JsonRpcInput.TRANSPORT_ERROR, "Service Unavailable: "
+                        + settings.maxSessions() + " sessions are open, the most this server keeps (--max-sessions); "
+                        + "close one (HTTP DELETE with its Mcp-Session-Id) or wait until one has been idle for "
+                        + minutes(settings.sessionIdleTimeout()));
+                return;
+            }
+            exchange = new Exchange(null, true, null);
+        } else if (sessionId != null && !sessionId.isBlank()) {
+            if (!sessions.begin(sessionId)) {
+                refuse(response, 404, read == null ? null : read.message(), JsonRpcInput.SESSION_NOT_FOUND,
+                        "Not Found: session " + shown(sessionId) + " is not open (closed, idle for more than "
+                                + minutes(settings.sessionIdleTimeout()) + ", or never opened); initialize a new one");
+                return;
+            }
+            ClientConnection connection = read != null && read.isRequest() ? new ClientConnection() : null;
+            exchange = new Exchange(sessionId, false, connection);
+            if (connection != null) {
+                request.setAttribute(ClientConnection.KEY, connection);
+                exchange.probe = probes.scheduleWithFixedDelay(() -> probe(guarded, connection),
+                        PROBE_INTERVAL.toMillis(), PROBE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } else {
+            exchange = new Exchange(null, false, null);
+        }
+        GuardedRequest wrapped = new GuardedRequest(request, body, guarded, exchange);
+        try {
+            chain.doFilter(wrapped, guarded);
+        } finally {
+            if (!wrapped.isAsyncStarted()) {
+                guarded.flushEvents();
+                exchange.end(guarded);
+                if (guarded.isError()) {
+                    guarded.replaceErrorBody(read == null ? null : JsonRpcInput.idOf(bodyText(body, request)));
+                }
+            }
+        }
+    }
+
+    /** Writes an SSE comment when nothing else is being written; a failed write means the client is gone. */
+    private static void probe(GuardedResponse response, ClientConnection connection) {
+        if (connection.isDone()) {
+            return;
+        }
+        EventWriter events = response.events;
+        if (events != null && !events.probe()) {
+            connection.disconnected();
+        }
+    }
+
+    /** One request's bookkeeping: the session use it ends, the probe it stops. */
+    private final class Exchange {
+        final @Nullable String sessionId;
+        final boolean initialize;
+        final @Nullable ClientConnection connection;
+        volatile @Nullable ScheduledFuture<?> probe;
+        private final AtomicBoolean ended = new AtomicBoolean();
+
+        Exchange(@Nullable String sessionId, boolean initialize, @Nullable ClientConnection connection) {
+            this.sessionId = sessionId;
+            this.initialize = initialize;
+            this.connection = connection;
+        }
+
+        void end(GuardedResponse response) {
+            if (!ended.compareAndSet(false, true)) {
+                return;
+            }
+            ScheduledFuture<?> p = probe;
+            if (p != null) {
+                p.cancel(false);
+            }
+            if (connection != null) {
+                connection.done();
+            }
+            if (initialize) {
+                String id = response.getHeader(SESSION_HEADER);
+                sessions.opened(response.getStatus() == 200 && id != null ? id : null);
+            } else if (sessionId != null) {
+                sessions.end(sessionId);
+                boolean deleted = "DELETE".equals(response.method) && response.getStatus() == 200;
+                if (deleted || response.getStatus() == 404) {
+                    sessions.closed(sessionId);
+                }
+            }
+        }
+    }
+
+    private String tooLarge() {
+        return "Payload Too Large: a request body may hold at most " + settings.maxRequestBytes() + " bytes";
+    }
+
+    private static String minutes(Duration d) {
+        return d.toSeconds() % 60 == 0 ? d.toMinutes() + " min" : d.toSeconds() + " s";
+    }
+
+    private static String shown(@Nullable String value) {
+        if (value == null) {
+            return "";
+        }
+        String flat = value.replaceAll("\\p{Cntrl}", "?");
+        return flat.length() > 100 ? flat.substring(0, 100) + "…" : flat;
+    }
+
+    private static boolean isJson(@Nullable String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int semicolon = contentType.indexOf(';');
+        String type = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).strip();
+        return type.equalsIgnoreCase("application/json");
+    }
+
+    private static Charset charset(HttpServletRequest request) {
+        try {
+            return request.getCharacterEncoding() == null ? StandardCharsets.UTF_8
+                    : Charset.forName(request.getCharacterEncoding());
+        } catch (RuntimeException e) {
+            return StandardCharsets.UTF_8;
+        }
+    }
+
+    private static @Nullable String bodyText(byte @Nullable [] body, HttpServletRequest request) {
+        return body == null ? null : new String(body, charset(request));
+    }
+
+    /** @return the body, or {@code null} when it has more than {@code max} bytes */
+    private static byte @Nullable [] readBody(InputStream in, int max) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        for (int n; (n = in.read(buffer)) != -1; ) {
+            if (out.size() + n > max) {
+                return null;
+            }
+            out.write(buffer, 0, n);
+        }
+        return out.toByteArray();
+    }
+
+    /** Answers with a JSON-RPC error, the request's id when it has one. */
+    private static void refuse(HttpServletResponse response, int status, @Nullable Object message, int code,
+            String text) throws IOException {
+        JsonNode id = null;
+        if (message instanceof io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest request) {
+            id = JSON.valueToTree(request.id());
+        }
+        write(response, status, JsonRpcInput.error(id, code, text));
+    }
+
+    private static void write(HttpServletResponse response, int status, ObjectNode body) throws IOException {
+        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+        response.setStatus(status);
+        response.setContentType("application/json");
+        response.setCharacterEncoding("UTF-8");
+        response.setContentLength(bytes.length);
+        try {
+            response.getOutputStream().write(bytes);
+        } catch (IllegalStateException writerInUse) {
+            response.getWriter().write(body.toString());
+        }
+    }
+
+    /** The request's headers for the SDK's validator; {@code Host} compared without letter case. */
+    private static final class Headers implements HeaderAccessor {
+        private final HttpServletRequest request;
+
+        Headers(HttpServletRequest request) {
+            this.request = request;
+        }
+
+        @Override
+        public List<String> getHeader(String name) {
+            List<String> values = Collections.list(request.getHeaders(name));
+            if (!"Host".equalsIgnoreCase(name)) {
+                return values;
+            }
+            List<String> lower = new ArrayList<>();
+            values.forEach(v -> lower.add(v.toLowerCase(Locale.ROOT)));
+            return lower;
+        }
+
+        @Override
+        public List<String> getHeaderNames() {
+            return Collections.list(request.getHeaderNames());
+        }
+    }
+
+    /** The request with its body read once, whose asynchronous end is reported to its {@link Exchange}. */
+    private static final class GuardedRequest extends HttpServletRequestWrapper {
+        private final byte @Nullable [] body;
+        private final GuardedResponse response;
+        private final Exchange exchange;
+
+        GuardedRequest(HttpServletRequest request, byte @Nullable [] body, GuardedResponse response,
+                Exchange exchange) {
+            super(request);
+            this.body = body;
+            this.response = response;
+            this.exchange = exchange;
+            response.method = request.getMethod();
+        }
+
+        @Override
+        public ServletInputStream getInputStream() throws IOException {
+            if (body == null) {
+                return super.getInputStream();
+            }
+            ByteArrayInputStream in = new ByteArrayInputStream(body);
+            return new ServletInputStream() {
+                @Override
+                public int read() {
+                    return in.read();
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) {
+                    return in.read(b, off, len);
+                }
+
+                @Override
+                public boolean isFinished() {
+                    return in.available() == 0;
+                }
+
+                @Override
+                public boolean isReady() {
+                    return true;
+                }
+
+                @Override
+                public void setReadListener(ReadListener listener) {
+                    throw new IllegalStateException("the body was read already");
+                }
+            };
+        }
+
+        @Override
+        public BufferedReader getReader() throws IOException {
+            if (body == null) {
+                return super.getReader();
+            }
+            return new BufferedReader(new InputStreamReader(new ByteArrayInputStream(body), charset(this)));
+        }
+
+        @Override
+        public int getContentLength() {
+            return body == null ? super.getContentLength() : body.length;
+        }
+
+        @Override
+        public long getContentLengthLong() {
+            return body == null ? super.getContentLengthLong() : body.length;
+        }
+
+        @Override
+        public AsyncContext startAsync() {
+            AsyncContext async = super.startAsync(this, response);
+            async.addListener(new AsyncListener() {
+                @Override
+                public void onComplete(AsyncEvent event) {
+                    exchange.end(response);
+                }
+
+                @Override
+                public void onTimeout(AsyncEvent event) {
+                    exchange.end(response);
+                }
+
+                @Override
+                public void onError(AsyncEvent event) {
+                    if (exchange.connection != null) {
+                        exchange.connection.disconnected();
+                    }
+                    exchange.end(response);
+                }
+
+                @Override
+                public void onStartAsync(AsyncEvent event) {
+                    // the listener stays registered
+                }
+            });
+            return async;
+        }
+    }
+
+    /**
+     * The response, with error bodies held back (and replaced, see {@link #replaceErrorBody}) and event-stream
+     * writes passed on whole, one flush at a time, so that probes never split an event.
+     */
+    private static final class GuardedResponse extends HttpServletResponseWrapper {
+        volatile @Nullable EventWriter events;
+        @Nullable String method;
+        private int status = 200;
+        private final ByteArrayOutputStream held = new ByteArrayOutputStream();
+        private @Nullable PrintWriter heldWriter;
+
+        GuardedResponse(HttpServletResponse response) {
+            super(response);
+        }
+
+        boolean isError() {
+            return status >= 400;
+        }
+
+        @Override
+        public void setStatus(int sc) {
+            status = sc;
+            super.setStatus(sc);
+        }
+
+        @Override
+        public int getStatus() {
+            return status;
+        }
+
+        @Override
+        public void sendError(int sc) {
+            setStatus(sc);
+        }
+
+        @Override
+        public void sendError(int sc, String msg) {
+            setStatus(sc);
+        }
+
+        @Override
+        public PrintWriter getWriter() throws IOException {
+            if (isError()) {
+                if (heldWriter == null) {
+                    heldWriter = new PrintWriter(new OutputStreamWriter(held, StandardCharsets.UTF_8));
+                }
+                return heldWriter;
+            }
+            EventWriter e = events;
+            if (e == null) {
+                e = new EventWriter(super.getWriter());
+                events = e;
+            }
+            return e;
+        }
+
+        @Override
+        public ServletOutputStream getOutputStream() throws IOException {
+            if (!isError()) {
+                return super.getOutputStream();
+            }
+            return new ServletOutputStream() {
+                @Override
+                public void write(int b) {
+                    held.write(b);
+                }
+
+                @Override
+                public boolean isReady() {
+                    return true;
+                }
+
+                @Override
+                public void setWriteListener(WriteListener listener) {
+                    throw new IllegalStateException("not asynchronous");
+                }
+            };
+        }
+
+        void flushEvents() {
+            EventWriter e = events;
+            if (e != null) {
+                e.flush();
+            }
+        }
+
+        /** Writes a JSON-RPC error for this status instead of what the SDK or Jetty wrote. */
+        void replaceErrorBody(@Nullable JsonNode id) throws IOException {
+            if (heldWriter != null) {
+                heldWriter.flush();
+            }
+            int code;
+            String message;
+            String sdkMessage = sdkMessage(held.toString(StandardCharsets.UTF_8));
+            switch (status) {
+                case 400 -> {
+                    code = JsonRpcInput.INVALID_REQUEST;
+                    message = sdkMessage != null && (sdkMessage.contains("Accept header")
+                            || sdkMessage.contains("mcp-session-id")) ? "Bad Request: " + sdkMessage
+                            : "Bad Request: the message does not match the MCP schema of its method";
+                }
+                case 404 -> {
+                    code = JsonRpcInput.SESSION_NOT_FOUND;
+                    message = "Not Found: no such session; initialize a new one";
+                }
+                case 405 -> {
+                    code = JsonRpcInput.TRANSPORT_ERROR;
+                    message = "Method Not Allowed: use POST, GET or DELETE on " + RagMcpServer.ENDPOINT;
+                }
+                case 413 -> {
+                    code = JsonRpcInput.TRANSPORT_ERROR;
+                    message = "Payload Too Large";
+                }
+                case 415 -> {
+                    code = JsonRpcInput.INVALID_REQUEST;
+                    message = "Unsupported Media Type: send Content-Type: application/json";
+                }
+                case 503 -> {
+                    code = JsonRpcInput.TRANSPORT_ERROR;
+                    message = "Service Unavailable: the server is shutting down";
+                }
+                default -> {
+                    code = -32603;
+                    message = "Internal error: the server could not handle this request; its log has the details";
+                }
+            }
+            ObjectNode body = JsonRpcInput.error(id, code, message);
+            HttpServletResponse real = (HttpServletResponse) getResponse();
+            if (!real.isCommitted()) {
+                real.resetBuffer();
+                write(real, status, body);
+            }
+        }
+
+        private static @Nullable String sdkMessage(String held) {
+            try {
+                JsonNode node = JSON.readTree(held);
+                JsonNode m = node.path("jsonRpcError").path("message");
+                String text = m.isTextual() ? m.asText() : node.path("message").asText(null);
+                if (text == null) {
+                    return null;
+                }
+                String first = text.lines().findFirst().orElse("");
+                return first.length() > 200 ? first.substring(0, 200) : first;
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        }
+    }
+
+    /**
+     * The event stream's writer: what the SDK writes between two flushes goes out together, and a probe writes only
+     * between them.
+     */
+    private static final class EventWriter extends PrintWriter {
+        private final PrintWriter target;
+        private final StringBuilder pending = new StringBuilder();
+
+        EventWriter(PrintWriter target) {
+            super(target);
+            this.target = target;
+        }
+
+        @Override
+        public void write(int c) {
+            synchronized (lock) {
+                pending.append((char) c);
+            }
+        }
+
+        @Override
+        public void write(char[] buf, int off, int len) {
+            synchronized (lock) {
+                pending.append(buf, off, len);
+            }
+        }
+
+        @Override
+        public void write(String s, int off, int len) {
+            synchronized (lock) {
+                pending.append(s, off, off + len);
+            }
+        }
+
+        @Override
+        public void flush() {
+            synchronized (lock) {
+                if (pending.length() > 0) {
+                    target.write(pending.toString());
+                    pending.setLength(0);
+                }
+                target.flush();
+            }
+        }
+
+        @Override
+        public boolean checkError() {
+            flush();
+            return target.checkError();
+        }
+
+        @Override
+        public void close() {
+            flush();
+            target.close();
+        }
+
+        /** @return whether the client still takes writes */
+        boolean probe() {
+            synchronized (lock) {
+                if (pending.length() > 0) {
+                    return true;
+                }
+                target.write(": keep-alive\n\n");
+                target.flush();
+                return !target.checkError();
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.ragkit.mcp;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Jetty's error pages as JSON-RPC errors without internals, for the errors that happen outside {@link HttpGuard}
+ * (an HTTP request Jetty cannot parse, an exception escaping the servlet): status and reason phrase only, never a
+ * message, a cause or a stack.
+ */
+final class JsonErrorPages {
+    private JsonErrorPages() {
+    }
+
+    static byte[] body(int status) {
+        String reason = HttpStatus.getMessage(status);
+        return JsonRpcInput.error(null, status >= 500 ? -32603 : JsonRpcInput.INVALID_REQUEST,
+                status + " " + reason).toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static boolean writeJson(Response response, Callback callback, int status) {
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        response.write(true, ByteBuffer.wrap(body(status)), callback);
+        return true;
+    }
+
+    /** For the server: also the bodies of requests that are not HTTP. */
+    static final class ForServer extends org.eclipse.jetty.server.handler.ErrorHandler {
+        ForServer() {
+            setShowStacks(false);
+            setShowCauses(false);
+            setShowMessageInTitle(false);
+        }
+
+        @Override
+        protected boolean generateAcceptableResponse(Request request, Response response, Callback callback,
+                String contentType, List<Charset> charsets, int code, String message, Throwable cause) {
+            return writeJson(response, callback, code);
+        }
+
+        @Override
+        public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+            fields.put(HttpHeader.CONTENT_TYPE, "application/json");
+            return ByteBuffer.wrap(body(status));
+        }
+    }
+
+    /** For the servlet context. */
+    static final class ForContext extends org.eclipse.jetty.ee10.servlet.ErrorHandler {
+        ForContext() {
+            setShowStacks(false);
+            setShowCauses(false);
+            setShowMessageInTitle(false);
+        }
+
+        @Override
+        protected boolean generateAcceptableResponse(Request request, Response response, Callback callback,
+                String contentType, List<Charset> charsets, int code, String message, Throwable cause) {
+            return writeJson(response, callback, code);
+        }
+    }
+}
