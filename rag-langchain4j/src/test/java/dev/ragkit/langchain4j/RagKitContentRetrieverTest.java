@@ -65,8 +65,10 @@ final class RagKitContentRetrieverTest {
     }
 
     private RagKitContentRetriever contentRetriever() {
+        // chunk by chunk (no neighbours), so each relevant chunk is one content with its own metadata
         Retriever retriever = Retriever.builder().store(store).embedder(embedder).relevanceModel(RelevanceModel.fused())
-                .options(RetrievalOptions.builder().hybrid(false).includeCritical(true).linkDepth(1).build()).build();
+                .options(RetrievalOptions.builder().hybrid(false).includeCritical(true).linkDepth(1)
+                        .neighbourChunks(0).build()).build();
         return RagKitContentRetriever.builder().retriever(retriever).store(store)
                 .scope(query -> Scope.of("acme")).build();
     }

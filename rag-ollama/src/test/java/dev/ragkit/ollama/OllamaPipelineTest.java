@@ -21,6 +21,7 @@ import dev.ragkit.tokens.CalibratedTokenCounter;
 import dev.ragkit.tokens.TokenCounter;
 import dev.ragkit.tokens.TokenCounters;
 import dev.ragkit.grounding.Action;
+import dev.ragkit.retrieval.RelevanceModel;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.StoredChunk;
@@ -143,8 +144,9 @@ final class OllamaPipelineTest {
     private RagPipeline pipeline(OllamaBackend ollama) {
         OllamaEmbedder embedder = OllamaEmbedder.builder().baseUrl(server.url("/").toString()).model("toy")
                 .build();
+        // a toy embedder over one document: relevance as the store scored it, not calibrated on unrelated text
         return RagPipeline.builder().store(store).embedder(embedder).backend(ollama).auditSink(AuditSink.none())
-                .build();
+                .relevanceModel(RelevanceModel.fused()).build();
     }
 
     private void index(String path, String title, String text) {

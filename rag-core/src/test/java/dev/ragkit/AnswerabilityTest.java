@@ -1,0 +1,139 @@
+package dev.ragkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ragkit.audit.AuditRecord;
+import dev.ragkit.generation.ExtractiveBackend;
+import dev.ragkit.grounding.Action;
+import dev.ragkit.ingest.Embedder;
+import dev.ragkit.ingest.Indexer;
+import dev.ragkit.ingest.SimilarityScale;
+import dev.ragkit.retrieval.RelevanceModel;
+import dev.ragkit.store.Scope;
+import dev.ragkit.store.inmemory.InMemoryDocumentStore;
+import dev.ragkit.testing.HashedBagOfWordsEmbedder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The hand-off holds whatever the embedder's cosine scale: questions about indexed documents are answered and cited,
+ * questions about subjects no document covers are routed with the reason, on two embedders whose unrelated texts
+ * score about 0.1 and about 0.6 — where one fixed cosine threshold would either route everything or cite everything.
+ */
+final class AnswerabilityTest {
+
+    private static final Map<String, String> DOCUMENTS = Map.of(
+            "leave.md", "# Annual leave\n\nEmployees get 25 days of annual leave each year. Unused leave days expire "
+                    + "at the end of March.\n",
+            "keys.md", "# API keys\n\nAPI keys rotate every ninety days. The rotate command replaces a key early.\n",
+            "backup.md", "# Backups\n\nThe database is backed up every night at two. Backups are kept for thirty "
+                    + "days in a second region.\n",
+            "parking.md", "# Parking\n\nVisitors park in the garage on level minus two. The garage gate opens with "
+                    + "the visitor badge.\n",
+            "expenses.md", "# Expenses\n\nTravel expenses are claimed in the finance portal within sixty days. "
+                    + "Receipts are scanned and attached.\n",
+            "laptops.md", "# Laptops\n\nNew laptops are ordered through the service desk. Delivery takes about "
+                    + "five working days.\n");
+
+    private static final List<String> ANSWERABLE = List.of("How many days of annual leave do employees get?",
+            "How often do API keys rotate?", "When is the database backed up?", "Which garage level do visitors park on?",
+            "Where are travel expenses claimed?", "How are new laptops ordered?");
+
+    /** Questions that share everyday words with the documents (days, year, night, level) but not their subject. */
+    private static final List<String> NOT_IN_THE_INDEX = List.of("How many days does the Tour de France last?",
+            "Which painter worked every night on the Sistine Chapel ceiling?", "What year did the Berlin Wall fall?",
+            "At which level do pandas live in the bamboo forest?", "How many days of rain does Vienna get each year?");
+
+    @TempDir
+    Path root;
+
+    /** A hashed bag of words pushed towards one shared direction: unrelated texts score about 0.6, like bge's. */
+    private static final class Crowded extends HashedBagOfWordsEmbedder {
+        Crowded() {
+            super("crowded", 256);
+        }
+
+        @Override
+        public float[][] embed(List<String> texts) {
+            float[][] out = super.embed(texts);
+            for (float[] v : out) {
+                double norm = 0;
+                for (float x : v) {
+                    norm += x * x;
+                }
+                for (int i = 0; i < v.length; i++) {
+                    v[i] /= (float) Math.sqrt(norm);
+                }
+                v[0] += 1.5f;                          // the shared direction
+            }
+            return out;
+        }
+    }
+
+    private List<RagResponse> ask(Embedder embedder, RelevanceModel model, List<String> questions,
+            List<AuditRecord> audit) throws IOException {
+        for (Map.Entry<String, String> d : DOCUMENTS.entrySet()) {
+            Files.writeString(root.resolve(d.getKey()), d.getValue());
+        }
+        InMemoryDocumentStore store = InMemoryDocumentStore.builder().build();
+        Indexer.builder().store(store).embedder(embedder).tenant("acme").build().index(root);
+        RagPipeline.Builder builder = RagPipeline.builder().store(store).embedder(embedder)
+                .backend(new ExtractiveBackend()).model(ExtractiveBackend.MODEL).selfRating(false)
+                .auditSink(audit::add);
+        if (model != null) {
+            builder.relevanceModel(model);
+        }
+        RagPipeline rag = builder.build();
+        List<RagResponse> out = new ArrayList<>();
+        for (String q : questions) {
+            out.add(rag.ask(RagRequest.of(q, Scope.of("acme"))));
+        }
+        return out;
+    }
+
+    @Test
+    void embedders_differInCosineScale() {
+        SimilarityScale plain = SimilarityScale.estimate(new HashedBagOfWordsEmbedder("plain", 256));
+        SimilarityScale crowded = SimilarityScale.estimate(new Crowded());
+
+        assertThat(plain.centre()).isLessThan(0.2);
+        assertThat(crowded.centre()).isGreaterThan(0.5);
+    }
+
+    @Test
+    void ask_calibratedRelevance_citesAnswerableAndRoutesTheRest_onBothScales() throws IOException {
+        for (Embedder embedder : List.of(new HashedBagOfWordsEmbedder("plain", 256), new Crowded())) {
+            List<AuditRecord> audit = new ArrayList<>();
+            List<RagResponse> answered = ask(embedder, null, ANSWERABLE, audit);
+            List<RagResponse> routed = ask(embedder, null, NOT_IN_THE_INDEX, audit);
+
+            assertThat(answered).as(embedder.name()).allSatisfy(r -> {
+                assertThat(r.action()).isEqualTo(Action.CITE);
+                assertThat(r.citations()).isNotEmpty();
+            });
+            assertThat(routed).as(embedder.name()).allSatisfy(r -> {
+                assertThat(r.action()).isEqualTo(Action.ROUTE);
+                assertThat(r.citations()).isEmpty();
+                assertThat(r.routeTo().reason()).contains("below the 0.30 required").contains("does not mention");
+                assertThat(r.answer()).isEqualTo(RagPipeline.NOT_ENOUGH_INFORMATION_ROUTED);
+            });
+            // the reason is in the audit record too
+            assertThat(audit.subList(ANSWERABLE.size(), audit.size())).allSatisfy(rec ->
+                    assertThat(rec.reason()).contains("does not mention"));
+        }
+    }
+
+    @Test
+    void ask_rawCosineThreshold_citesQuestionsNoDocumentAnswers_onTheCrowdedScale() throws IOException {
+        // what the calibration fixes: 0.3 on the raw cosine lets everything through when unrelated texts score 0.6
+        List<RagResponse> routed = ask(new Crowded(), RelevanceModel.fused(), NOT_IN_THE_INDEX, new ArrayList<>());
+
+        assertThat(routed).extracting(RagResponse::action).contains(Action.CITE);
+    }
+}
