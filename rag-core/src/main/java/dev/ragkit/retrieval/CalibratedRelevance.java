@@ -15,9 +15,9 @@ import java.util.Objects;
 final class CalibratedRelevance implements RelevanceModel {
 
     /** Weights of z, coverage and keyword, and the bias, with a keyword index. */
-    static final double[] WITH_KEYWORDS = {0.481, 2.526, 1.045, -4.780};
+    static final double[] WITH_KEYWORDS = {0.525, 2.206, 1.175, -5.542};
     /** Weights of z and coverage, and the bias, for hits without keyword scores. */
-    static final double[] WITHOUT_KEYWORDS = {0.524, 3.345, 0, -4.589};
+    static final double[] WITHOUT_KEYWORDS = {0.551, 3.064, 0, -5.228};
 
     private final SimilarityScale scale;
 

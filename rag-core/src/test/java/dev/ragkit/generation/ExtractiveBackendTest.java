@@ -12,6 +12,7 @@ import dev.ragkit.grounding.Citation;
 import dev.ragkit.grounding.ConfidenceScorer;
 import dev.ragkit.prompt.ContextBlock;
 import dev.ragkit.prompt.PromptBuilder;
+import dev.ragkit.retrieval.RelevanceModel;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.PromotionLevel;
 import dev.ragkit.store.Scope;
@@ -170,9 +171,10 @@ final class ExtractiveBackendTest {
         }
         RagPipeline rag = RagPipeline.builder().store(store).embedder(new HashedBagOfWordsEmbedder("toy", 64))
                 .backend(new ExtractiveBackend()).model(ExtractiveBackend.MODEL).selfRating(false)
-                .auditSink(AuditSink.none()).build();
+                .relevanceModel(RelevanceModel.fused()).auditSink(AuditSink.none()).build();
 
-        RagResponse r = rag.ask(RagRequest.of("How often do API keys rotate?", Scope.of("acme")));
+        RagResponse r = rag.ask(RagRequest.of("How often do API keys rotate, and what replaces a key early?",
+                Scope.of("acme")));
 
         assertThat(r.modelUsed()).isEqualTo("extractive");
         assertThat(r.answer()).startsWith(ExtractiveBackend.LABEL);
