@@ -33,6 +33,46 @@ final class HybridConfidenceScorerTest {
     }
 
 
+    // ------------------------------------------------------------------------------------------- quoted answers
+
+    @Test
+    void score_quotedAnswer_weighsHowMuchOfTheQuestionTheQuotesHold_notTheirOwnWords() {
+        ContextBlock leave = block(doc, 0, "Annual leave is 25 days. The office is closed at Christmas.", 0.7, 0.7);
+        String onPoint = "- Annual leave is 25 days. [SourceId: " + leave.sourceId() + "]";
+        String offPoint = "- The office is closed at Christmas. [SourceId: " + leave.sourceId() + "]";
+        String question = "How many days of annual leave are there?";
+
+        ConfidenceScore good = scorer.score(new ConfidenceScorer.Evidence(question, onPoint, List.of(leave),
+                List.of(leave.sourceId()), null, true));
+        ConfidenceScore poor = scorer.score(new ConfidenceScorer.Evidence(question, offPoint, List.of(leave),
+                List.of(leave.sourceId()), null, true));
+
+        // both quote the context word for word, so the specification's coverage would be 1 for both
+        assertThat(scorer.score(offPoint, List.of(leave), null).coverage()).isEqualTo(1.0);
+        assertThat(good.coverage()).isEqualTo(1.0);
+        assertThat(poor.coverage()).isZero();
+        assertThat(good.overall()).isGreaterThan(poor.overall());
+        assertThat(good.retrieval()).isEqualTo(0.7);
+        assertThat(good.selfRating()).isNull();
+        assertThat(good.explanation()).startsWith("extractive answer: retrieval 0.700").contains("question coverage 1.000")
+                .contains("cannot rate itself").endsWith("overall " + good.overall());
+        double p = 1 / (1 + Math.exp(-(HybridConfidenceScorer.QUOTED[0] * 0.7 + HybridConfidenceScorer.QUOTED[1]
+                + HybridConfidenceScorer.QUOTED[2])));
+        assertThat(good.overall()).isEqualTo((int) Math.floor(p * 100 + 1e-9));
+    }
+
+    @Test
+    void score_modelAnswerEvidence_keepsTheSpecificationFormula() {
+        ContextBlock block = matched(0.5, CONTEXT);
+
+        ConfidenceScore viaEvidence = scorer.score(new ConfidenceScorer.Evidence("Who approves vacation?", ANSWER,
+                List.of(block), List.of(block.sourceId()), 50, false));
+
+        assertThat(viaEvidence).isEqualTo(scorer.score(ANSWER, List.of(block), 50));
+        // retrieval·30 + coverage·40 + selfRating·0.3 = 0.5·30 + 0.4·40 + 50·0.3 = 46
+        assertThat(viaEvidence.overall()).isEqualTo(46);
+    }
+
     // ----------------------------------------------------------------------------------------------------- coverage
 
     @Test

@@ -59,6 +59,7 @@ public final class DocumentFixtures {
         handbook(folder.resolve("handbook-locked.pdf"), "secret");
         scan(folder.resolve("scan.pdf"));
         guide(folder.resolve("guide.docx"));
+        essay(folder.resolve("essay.docx"));
     }
 
     private static void handbook(Path file, String userPassword) throws IOException {
@@ -159,6 +160,26 @@ public final class DocumentFixtures {
             see.createHyperlinkRun("https://example.com/help").setText(" and the website");
             paragraph(doc, "Kapitel", "Troubleshooting");
             paragraph(doc, null, "If the service does not start, read the log in /var/log/agent.");
+            try (OutputStream out = Files.newOutputStream(file)) {
+                doc.write(out);
+            }
+        }
+    }
+
+    /**
+     * An essay whose last section, "Essay Memo", follows a "Conclusion" under "Body": an answer in it must be cited
+     * with its own heading, not with the section its chunk would start in if chunks could span sections.
+     */
+    private static void essay(Path file) throws IOException {
+        try (XWPFDocument doc = new XWPFDocument()) {
+            paragraph(doc, "Heading1", "Body");
+            paragraph(doc, null, "The essay compares two harbours and the way they handle their freight.");
+            paragraph(doc, "Heading2", "Conclusion");
+            paragraph(doc, null, "Both harbours move about the same tonnage each year.");
+            paragraph(doc, null, "The northern harbour does it with half the cranes.");
+            paragraph(doc, "Heading2", "Essay Memo");
+            paragraph(doc, null, "The memo is due to the tutor on the last Friday of term.");
+            paragraph(doc, null, "Late memos lose one grade per day.");
             try (OutputStream out = Files.newOutputStream(file)) {
                 doc.write(out);
             }
