@@ -13,7 +13,8 @@ import java.util.Locale;
  * Fits the weights of RagKit's calibrated relevance model ({@code CalibratedRelevance}) again, from the relevance
  * signals that {@code ragkit eval <qa-set> --signals <file>} writes: one JSON line per question with its hits, each
  * hit {@code [z, coverage, keyword, holdsAnswer]}. Logistic regression with a small L2 penalty by gradient descent on
- * standardised signals, on the even-numbered questions of every file together; then, per file, on the odd-numbered
+ * standardised signals, over each question's candidates (its best 15 hits by similarity and its best 15 by keyword
+ * score), on the even-numbered questions of every file together; then, per file, on the odd-numbered
  * ones (held out), how well the best hit's relevance separates questions whose document was indexed from questions
  * whose document was left out (AUC) and what a threshold of 0.3 does.
  *
@@ -25,7 +26,7 @@ import java.util.Locale;
  * Prints the weights of z, coverage and keyword (0 with {@code --without-keywords}) and the bias, in the order
  * {@code CalibratedRelevance} holds them. With {@code --quoted}, fits the extractive answer's confidence instead
  * ({@code HybridConfidenceScorer.QUOTED}) from the {@code --details} files: on the questions that passed the relevance
- * bar, whether the quoted sentences held a known answer, from the retrieval and question-coverage signals.
+ * bar, whether the lines the answer cites hold a known answer, from the relevance of the quoted blocks.
  */
 public final class RelevanceFit {
 
@@ -67,7 +68,7 @@ public final class RelevanceFit {
             sets.add(questions);
             for (Question q : questions) {
                 if (q.number() % 2 == 0) {
-                    for (int h = 0; h < q.hits().length; h++) {
+                    for (int h : candidates(q)) {
                         x.add(java.util.Arrays.copyOf(q.hits()[h], features));
                         y.add(q.gold()[h] ? 1.0 : 0.0);
                     }
@@ -107,20 +108,43 @@ public final class RelevanceFit {
                 if (q == null || !q.path("explanation").asText().startsWith("extractive answer")) {
                     continue;                                    // routed before an answer: no quote to score
                 }
-                x.add(new double[] {q.get("retrieval").asDouble(), q.get("coverage").asDouble()});
-                y.add(q.get("answerable").asBoolean() && q.get("answerHit").asBoolean() ? 1.0 : 0.0);
+                x.add(new double[] {q.get("retrieval").asDouble()});
+                y.add(q.get("answerable").asBoolean() && q.get("citedHit").asBoolean() ? 1.0 : 0.0);
             }
         }
-        double[] w = fit(x, y, 2);
+        double[] w = fit(x, y, 1);
         List<Double> hit = new ArrayList<>();
         List<Double> miss = new ArrayList<>();
         for (int i = 0; i < x.size(); i++) {
-            (y.get(i) == 1 ? hit : miss).add(relevance(w, x.get(i), 2));
+            (y.get(i) == 1 ? hit : miss).add(relevance(w, x.get(i), 1));
         }
-        System.out.printf(Locale.ROOT, "weights retrieval %.3f, coverage %.3f, bias %.3f (%d answers); AUC %.3f; at "
-                + "0.6: %.3f of right answers and %.3f of wrong ones pass%n", w[0], w[1], w[2], x.size(),
-                auc(hit, miss), share(hit, v -> v >= 0.6), share(miss, v -> v >= 0.6));
+        System.out.printf(Locale.ROOT, "weights retrieval %.3f, bias %.3f (%d answers, %.3f with the answer in the "
+                + "cited lines); AUC %.3f; at 0.6: %.3f of those and %.3f of the others pass%n", w[0], w[1], x.size(),
+                hit.size() / (double) x.size(), auc(hit, miss), share(hit, v -> v >= 0.6), share(miss, v -> v >= 0.6));
     }
+
+    /**
+     * The hits a threshold decides about: the best {@value #CANDIDATES} by similarity and the best by keyword score
+     * (the store's own rankings), not the long tail of a union of two searches. The share of gold among them, and so
+     * the bias, is what it is among the passages retrieval weighs.
+     */
+    private static java.util.Set<Integer> candidates(Question q) {
+        java.util.Set<Integer> out = new java.util.TreeSet<>();
+        for (int signal : new int[] {0, 2}) {
+            Integer[] order = new Integer[q.hits().length];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            java.util.Arrays.sort(order, (a, b) -> Double.compare(q.hits()[b][signal], q.hits()[a][signal]));
+            for (int i = 0; i < Math.min(CANDIDATES, order.length); i++) {
+                out.add(order[i]);
+            }
+        }
+        return out;
+    }
+
+    /** Hits per ranking a threshold decides about: as many as the retriever's candidates (15). */
+    private static final int CANDIDATES = 15;
 
     private static List<Question> read(Path file) throws IOException {
         ObjectMapper json = new ObjectMapper();

@@ -33,11 +33,11 @@ import org.jspecify.annotations.Nullable;
  * point.
  *
  * <p>An extractive answer ({@link Evidence#quoted()}) is made of the context's own sentences, so its coverage is 1
- * by construction, and it cannot rate itself; for it {@link #score(Evidence)} weighs what does vary, as an estimated
- * probability that the quotes answer the question: {@code floor(100 / (1 + e^-(a·retrieval + b·questionCoverage +
- * c)))}, where <b>retrieval</b> is the mean relevance of the blocks it quotes and <b>questionCoverage</b> is the share
- * of the question's content words, weighted by their rarity among the blocks used, that the quoted sentences hold —
- * whether the answer speaks to what was asked. The weights ({@link #QUOTED}) were fitted on public data.
+ * by construction, and it cannot rate itself; for it {@link #score(Evidence)} gives the estimated probability that the
+ * lines it cites hold the answer: {@code floor(100 / (1 + e^-(a·retrieval + b)))}, where <b>retrieval</b> is the mean
+ * calibrated relevance of the blocks it quotes ({@link #QUOTED}, fitted on public data). Its coverage is the share of
+ * the question's content words, weighted by their rarity among the blocks used, that the quoted sentences hold —
+ * shown in the score and its explanation, not weighed: on the data it did not tell right quotes from wrong ones.
  * Stateless and thread-safe.
  */
 final class HybridConfidenceScorer implements ConfidenceScorer {
@@ -52,11 +52,11 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
     private static final double EPSILON = 1e-9;
 
     /**
-     * Weights of retrieval and question coverage, and the bias, of an extractive answer's score: a logistic fit of
-     * whether the quoted sentences held the known answer, over the questions of MLQA and Quoref that passed the
-     * relevance bar (see docs/design-notes.md, "Confidence of a quoted answer").
+     * Weight of retrieval and the bias of an extractive answer's score: a logistic fit of whether the lines the answer
+     * cites hold the known answer, over the questions of MLQA and Quoref that passed the relevance bar
+     * ({@code RelevanceFit --quoted}; docs/design-notes.md, "Confidence of a quoted answer").
      */
-    static final double[] QUOTED = {2.848, 0.182, -0.841};
+    static final double[] QUOTED = {5.179, -0.150};
 
 
     /** Any {@code [SourceId …]} bracket, well formed or not, so no part of a cited id is taken as a term. */
@@ -88,14 +88,15 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
         double retrieval = quotedBlocks == 0 ? 0 : clamp01(sum / quotedBlocks);
         Map<String, Double> weights = QueryTerms.rarity(QueryTerms.of(evidence.question()), blockTerms);
         double coverage = QueryTerms.coverage(weights, QueryTerms.of(MARKER.matcher(evidence.answer()).replaceAll(" ")));
-        double p = 1 / (1 + Math.exp(-(QUOTED[0] * retrieval + QUOTED[1] * coverage + QUOTED[2])));
+        double p = 1 / (1 + Math.exp(-(QUOTED[0] * retrieval + QUOTED[1])));
         int overall = (int) Math.max(0, Math.min(100, Math.floor(p * 100 + EPSILON)));
         String why = String.format(Locale.ROOT, "extractive answer: retrieval %.3f (mean relevance of the %d quoted "
                 + "blocks); question coverage %.3f (share of the question's words, weighted by rarity among the %d "
-                + "blocks, that the quoted sentences hold); a quoted answer has full answer coverage by construction "
-                + "and cannot rate itself, so the score is the estimated probability that the quotes answer the "
-                + "question, 1 / (1 + e^-(%.2f·retrieval + %.2f·coverage %.2f)); overall %d", retrieval,
-                quotedBlocks, coverage, used.size(), QUOTED[0], QUOTED[1], QUOTED[2], overall);
+                + "blocks, that the quoted sentences hold; shown, not weighed: it did not tell right quotes from "
+                + "wrong ones); a quoted answer has full answer coverage by construction and cannot rate itself, so "
+                + "the score is the estimated probability that the cited lines hold the answer, "
+                + "1 / (1 + e^-(%.2f·retrieval %.2f)); overall %d", retrieval, quotedBlocks, coverage, used.size(),
+                QUOTED[0], QUOTED[1], overall);
         return new ConfidenceScore(overall, retrieval, coverage, null, why);
     }
 

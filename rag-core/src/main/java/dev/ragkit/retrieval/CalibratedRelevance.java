@@ -8,16 +8,17 @@ import java.util.Objects;
 /**
  * The default {@link RelevanceModel}: {@code relevance = 1 / (1 + e^-(a·z + b·coverage + c·keyword + d))} over the
  * {@link RelevanceSignals} of each hit. The weights were fitted by logistic regression on whether a passage holds the
- * gold answer, over questions of MLQA (English) and Quoref, for the four in-process embedders together; a second set
+ * gold answer, over the candidates (best 15 by similarity and best 15 by keyword score) of questions of MLQA (English)
+ * and Quoref, for the four in-process embedders together ({@code RelevanceFit} in the benchmarks module); a second set
  * is fitted without the keyword signal, for stores without a keyword index. How, and what it measures on held-out
  * questions: docs/design-notes.md, "Relevance that means the same on every embedder". Stateless and thread-safe.
  */
 final class CalibratedRelevance implements RelevanceModel {
 
     /** Weights of z, coverage and keyword, and the bias, with a keyword index. */
-    static final double[] WITH_KEYWORDS = {0.525, 2.206, 1.175, -5.542};
+    static final double[] WITH_KEYWORDS = {0.486, 2.479, 0.974, -4.972};
     /** Weights of z and coverage, and the bias, for hits without keyword scores. */
-    static final double[] WITHOUT_KEYWORDS = {0.551, 3.064, 0, -5.228};
+    static final double[] WITHOUT_KEYWORDS = {0.494, 3.301, 0, -4.743};
 
     private final SimilarityScale scale;
 

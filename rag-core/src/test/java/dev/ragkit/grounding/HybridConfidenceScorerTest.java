@@ -36,7 +36,7 @@ final class HybridConfidenceScorerTest {
     // ------------------------------------------------------------------------------------------- quoted answers
 
     @Test
-    void score_quotedAnswer_weighsHowMuchOfTheQuestionTheQuotesHold_notTheirOwnWords() {
+    void score_quotedAnswer_isTheProbabilityItsLinesHoldTheAnswer_andShowsHowMuchOfTheQuestionTheyHold() {
         ContextBlock leave = block(doc, 0, "Annual leave is 25 days. The office is closed at Christmas.", 0.7, 0.7);
         String onPoint = "- Annual leave is 25 days. [SourceId: " + leave.sourceId() + "]";
         String offPoint = "- The office is closed at Christmas. [SourceId: " + leave.sourceId() + "]";
@@ -51,14 +51,19 @@ final class HybridConfidenceScorerTest {
         assertThat(scorer.score(offPoint, List.of(leave), null).coverage()).isEqualTo(1.0);
         assertThat(good.coverage()).isEqualTo(1.0);
         assertThat(poor.coverage()).isZero();
-        assertThat(good.overall()).isGreaterThan(poor.overall());
         assertThat(good.retrieval()).isEqualTo(0.7);
         assertThat(good.selfRating()).isNull();
         assertThat(good.explanation()).startsWith("extractive answer: retrieval 0.700").contains("question coverage 1.000")
                 .contains("cannot rate itself").endsWith("overall " + good.overall());
-        double p = 1 / (1 + Math.exp(-(HybridConfidenceScorer.QUOTED[0] * 0.7 + HybridConfidenceScorer.QUOTED[1]
-                + HybridConfidenceScorer.QUOTED[2])));
+        double p = 1 / (1 + Math.exp(-(HybridConfidenceScorer.QUOTED[0] * 0.7 + HybridConfidenceScorer.QUOTED[1])));
         assertThat(good.overall()).isEqualTo((int) Math.floor(p * 100 + 1e-9));
+        // a quote from a block retrieval did not match (a neighbour) has no relevance to rest on
+        ContextBlock neighbour = block(doc, 1, "Annual leave is 25 days.", Double.NaN, Double.NaN);
+        ConfidenceScore unmatched = scorer.score(new ConfidenceScorer.Evidence(question, "- Annual leave is 25 days. "
+                + "[SourceId: " + neighbour.sourceId() + "]", List.of(neighbour), List.of(neighbour.sourceId()),
+                null, true));
+        assertThat(unmatched.retrieval()).isZero();
+        assertThat(unmatched.overall()).isLessThan(good.overall()).isLessThan(60);
     }
 
     @Test
