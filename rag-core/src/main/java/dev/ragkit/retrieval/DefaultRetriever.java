@@ -142,7 +142,7 @@ final class DefaultRetriever implements Retriever {
         t = lap(timings, "embed", t);
 
         SearchRequest.Builder request = SearchRequest.builder(scope).vector(vector)
-                .k(Math.max(o.candidates(), EVIDENCE_POOL))
+                .k(Math.max(o.candidates(), Math.min(EVIDENCE_POOL, store.capabilities().maxK())))
                 .docTypes(o.docTypes()).minPromotion(o.minPromotion());
         MetadataFilter filter = o.metadataFilter();
         if (filter != null) {

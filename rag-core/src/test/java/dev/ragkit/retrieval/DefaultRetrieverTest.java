@@ -367,6 +367,19 @@ final class DefaultRetrieverTest {
     }
 
     @Test
+    void retrieve_storeWithASmallMaxK_asksForNoMoreThanItTakes() {
+        InMemoryDocumentStore small = InMemoryDocumentStore.builder().maxK(10).build();
+        StoredDocument d = StoredDocument.builder().tenant("acme").path("a.md").title("a").build();
+        small.upsert(d, List.of(new StoredChunk(d.id(), 0, "text of a", atCosine(0.9), 5, 1, 1, null, null)));
+
+        RetrievedContext context = Retriever.builder().store(small).embedder(embedder)
+                .relevanceModel(RelevanceModel.fused()).options(vectorOnly().topK(3).build()).build()
+                .retrieve(QUERY, scope);
+
+        assertThat(context.relevant()).hasSize(1);                  // 50 hits would be refused by this store
+    }
+
+    @Test
     void retrieve_overrides_changeOnlyThisRequest() {
         put("a.md", PromotionLevel.STANDARD, 0.9);
         put("b.md", PromotionLevel.STANDARD, 0.8);
