@@ -106,7 +106,8 @@ public final class QaSetFromSquad {
                 name = slug(title);
             } else {
                 title = lines.remove(0).replaceAll(",$", "").strip();
-                name = "article-" + a.get("paragraphs").get(0).path("document_id").asText(String.valueOf(articles.size()));
+                name = "article-" + a.get("paragraphs").get(0).path("document_id")
+                        .asText(String.valueOf(articles.size()));
             }
             String text = "# " + title + "\n\n" + String.join("\n\n", lines) + "\n";
             String flat = text.replaceAll("\\s+", " ");

@@ -142,7 +142,7 @@ final class AnswerEval {
         }
     }
 
-    /** Each question's hits as the retriever fetches them, with their relevance signals and whether they hold an answer. */
+    /** Each question's hits as the retriever fetches them, their relevance signals, whether they hold an answer. */
     private void writeSignals(Path file, QaDataset dataset, Set<String> leftOut, InMemoryDocumentStore store,
             Embedder embedder) throws IOException {
         SimilarityScale scale = SimilarityScale.of(embedder);

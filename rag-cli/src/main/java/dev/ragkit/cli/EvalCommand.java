@@ -120,7 +120,8 @@ final class EvalCommand extends CliCommand {
     /** Measures answers on a question-answering set. */
     private Integer answers(java.nio.file.Path folder) throws java.io.IOException {
         if (!(leaveOut >= 0 && leaveOut < 1)) {
-            throw new UsageException("--leave-out must be a share from 0 (inclusive) to 1 (exclusive), got " + leaveOut);
+            throw new UsageException("--leave-out must be a share from 0 (inclusive) to 1 (exclusive), got "
+                    + leaveOut);
         }
         if (chunkTokens != null && (chunkTokens < 16 || chunkTokens > 8192)) {
             throw new UsageException("--chunk-tokens must be a whole number from 16 to 8192, got " + chunkTokens);

@@ -105,7 +105,8 @@ public final class ExtractiveBackend implements LlmBackend {
         List<Candidate> chosen = new ArrayList<>();
         for (Candidate c : best) {
             // Overlapping chunks repeat text: a sentence inside one already chosen (or around it) adds nothing.
-            boolean repeated = chosen.stream().anyMatch(o -> o.text().contains(c.text()) || c.text().contains(o.text()));
+            boolean repeated = chosen.stream()
+                    .anyMatch(o -> o.text().contains(c.text()) || c.text().contains(o.text()));
             if (!repeated) {
                 chosen.add(c);
             }

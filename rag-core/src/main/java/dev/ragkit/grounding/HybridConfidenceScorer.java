@@ -87,7 +87,8 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
         }
         double retrieval = quotedBlocks == 0 ? 0 : clamp01(sum / quotedBlocks);
         Map<String, Double> weights = QueryTerms.rarity(QueryTerms.of(evidence.question()), blockTerms);
-        double coverage = QueryTerms.coverage(weights, QueryTerms.of(MARKER.matcher(evidence.answer()).replaceAll(" ")));
+        double coverage = QueryTerms.coverage(weights,
+                QueryTerms.of(MARKER.matcher(evidence.answer()).replaceAll(" ")));
         double p = 1 / (1 + Math.exp(-(QUOTED[0] * retrieval + QUOTED[1])));
         int overall = (int) Math.max(0, Math.min(100, Math.floor(p * 100 + EPSILON)));
         String why = String.format(Locale.ROOT, "extractive answer: retrieval %.3f (mean relevance of the %d quoted "

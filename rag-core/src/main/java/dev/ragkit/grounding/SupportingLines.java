@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 final class SupportingLines {
 
     /** The text of a quoted sentence as the extractive backend writes it: a list marker, then the page. */
-    private static final Pattern DECORATION = Pattern.compile("^\\s*([-*+\u2022]|\\d{1,3}[.)])\\s+|\\s*\\(p\\. \\d+\\)\\s*$");
+    private static final Pattern DECORATION = Pattern.compile(
+            "^\\s*([-*+\u2022]|\\d{1,3}[.)])\\s+|\\s*\\(p\\. \\d+\\)\\s*$");
     private static final int SHORTEST_QUOTE = 12;
 
     private SupportingLines() {

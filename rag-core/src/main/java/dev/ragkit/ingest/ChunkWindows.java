@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Chunking one document: the state of one {@link TokenWindowChunker#chunk} call, and the window algorithm its
  * javadoc describes (cuts chosen by estimate and confirmed by one count, preferred ends, fenced blocks, overlap,
- * pages and sections that no chunk crosses). Long lines are cut by the {@link LongLineSplitter}. Not shared between threads.
+ * pages and sections that no chunk crosses). Long lines are cut by the {@link LongLineSplitter}. Not shared between
+ * threads.
  */
 final class ChunkWindows {
     /** Aim this far below the window when choosing cuts by estimate. */

@@ -7,8 +7,8 @@ import java.util.Objects;
 
 /**
  * Counts tokens as an embedding model reads them ({@link Embedder#inputTokens}), without the special tokens the model
- * adds to every text, so that a chunk of at most {@code maxInputTokens − specialTokens} of them is read whole. Thread-safe
- * when the embedder is.
+ * adds to every text, so that a chunk of at most {@code maxInputTokens − specialTokens} of them is read whole.
+ * Thread-safe when the embedder is.
  */
 final class EmbedderTokenCounter implements TokenCounter {
     private final Embedder embedder;

@@ -14,9 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Where an embedder's cosine similarities lie for texts that have nothing to do with each other: their mean
- * ({@code centre}) and standard deviation ({@code spread}). Each model has its own scale — unrelated texts score about
- * 0.03 with all-MiniLM-L6-v2 and about 0.40 with bge-small-en-v1.5 — so a raw similarity means nothing until it is
- * put on this scale: {@link #standardise} says how many spreads above unrelated text a similarity lies, which is
+ * ({@code centre}) and standard deviation ({@code spread}). Each model has its own scale — unrelated texts score
+ * about 0.06 with all-MiniLM-L6-v2 and about 0.40 with bge-small-en-v1.5 — so a raw similarity means nothing until
+ * it is put on this scale: {@link #standardise} says how many spreads above unrelated text a similarity lies, which is
  * comparable across models. Retrieval turns that into a calibrated relevance.
  *
  * <p>An embedder states its scale ({@link Embedder#similarityScale()}); the in-process models ship theirs, measured

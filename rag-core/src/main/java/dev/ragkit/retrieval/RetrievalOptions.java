@@ -282,7 +282,8 @@ public final class RetrievalOptions {
     public int hashCode() {
         return Objects.hash(granularity, topK, minRelevance, overFetchFactor, candidateCap, maxChunksPerDocument,
                 neighbourChunks,
-                includeCritical, linkDepth, maxLinkedDocuments, hybrid, fusion, vectorWeight, docTypes, minPromotion, metadataFilter);
+                includeCritical, linkDepth, maxLinkedDocuments, hybrid, fusion, vectorWeight, docTypes, minPromotion,
+                metadataFilter);
     }
 
     @Override
