@@ -13,8 +13,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +26,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An in-process embedding model run by RagKit on the model and tokenizer files LangChain4j publishes: ONNX Runtime,
- * a few texts of about the same length per run with one thread each, as many runs at once as there are cores. LangChain4j runs the same files
+ * one text per run with one thread each, as many runs at once as there are cores. LangChain4j runs the same files
  * one text per task too, but each run with ONNX Runtime's default of a thread per core, so on a small machine the
  * runs' threads compete for the cores; one thread per run embeds 1.5–2.2× as fast on 2 cores and gives the same
  * vectors (cosine 1.00000 on SciFact texts). See docs/design-notes.md and docs/embedders.md.
@@ -59,8 +57,6 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
     private final boolean typeIds;
     private final int threads;
     private final ExecutorService workers;
-    /** Texts per run: about 15% more texts/s than one at a time for MiniLM on 2 cores (design notes). */
-    static final int BATCH = 4;
 
     private OnnxEmbedder(String name, int dimension, int maxTokens, String queryInstruction, Pooling pooling,
             @Nullable SimilarityScale scale, OrtSession session, HuggingFaceTokenizer tokenizer, int threads) {
@@ -153,26 +149,14 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
 
     private float[][] run(List<String> texts, String prefix) {
         float[][] out = new float[texts.size()][];
-        long[][] ids = new long[texts.size()][];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = cut(tokenizer.encode(prefix + texts.get(i)).getIds());
-        }
-        // Texts of about the same length share a run (padded to the longest of them): fewer, fuller runs.
-        Integer[] order = new Integer[ids.length];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, Comparator.comparingInt(i -> ids[i].length));
-        int batches = (order.length + BATCH - 1) / BATCH;
         AtomicInteger next = new AtomicInteger();
         Runnable work = () -> {
-            for (int b = next.getAndIncrement(); b < batches; b = next.getAndIncrement()) {
-                int from = b * BATCH;
-                embedBatch(ids, Arrays.asList(order).subList(from, Math.min(order.length, from + BATCH)), out);
+            for (int i = next.getAndIncrement(); i < out.length; i = next.getAndIncrement()) {
+                out[i] = embedOne(prefix + texts.get(i));
             }
         };
         List<Future<?>> helpers = new ArrayList<>();
-        for (int t = 1; t < Math.min(threads, batches); t++) {
+        for (int t = 1; t < Math.min(threads, texts.size()); t++) {
             helpers.add(workers.submit(work));
         }
         RuntimeException failure = null;
@@ -180,7 +164,7 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
             work.run();
         } catch (RuntimeException e) {
             failure = e;
-            next.set(batches);                                  // the helpers stop after their current batch
+            next.set(out.length);                               // the helpers stop after their current text
         }
         for (Future<?> helper : helpers) {
             try {
@@ -201,37 +185,26 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
         return out;
     }
 
-    /** One run over the texts {@code batch} (indexes into {@code ids}), padded to the longest; vectors into out. */
-    private void embedBatch(long[][] ids, List<Integer> batch, float[][] out) {
-        int width = 0;
-        for (int i : batch) {
-            width = Math.max(width, ids[i].length);
-        }
-        int rows = batch.size();
-        long[] flat = new long[rows * width];
-        long[] mask = new long[rows * width];
-        for (int r = 0; r < rows; r++) {
-            long[] own = ids[batch.get(r)];
-            System.arraycopy(own, 0, flat, r * width, own.length);
-            Arrays.fill(mask, r * width, r * width + own.length, 1L);
-        }
-        long[] shape = {rows, width};
+    private float[] embedOne(String text) {
+        long[] ids = cut(tokenizer.encode(text).getIds());
+        long[] mask = new long[ids.length];
+        java.util.Arrays.fill(mask, 1L);
+        long[] shape = {1, ids.length};
         Map<String, OnnxTensor> inputs = new HashMap<>();
         try {
-            inputs.put("input_ids", OnnxTensor.createTensor(environment, LongBuffer.wrap(flat), shape));
+            inputs.put("input_ids", OnnxTensor.createTensor(environment, LongBuffer.wrap(ids), shape));
             inputs.put("attention_mask", OnnxTensor.createTensor(environment, LongBuffer.wrap(mask), shape));
             if (typeIds) {
                 inputs.put("token_type_ids", OnnxTensor.createTensor(environment,
-                        LongBuffer.wrap(new long[rows * width]), shape));
+                        LongBuffer.wrap(new long[ids.length]), shape));
             }
             try (OrtSession.Result result = session.run(inputs)) {
-                float[][][] tokens = (float[][][]) result.get(0).getValue();
-                for (int r = 0; r < rows; r++) {
-                    out[batch.get(r)] = pool(tokens[r], ids[batch.get(r)].length);
-                }
+                OnnxValue value = result.get(0);
+                float[][] tokens = ((float[][][]) value.getValue())[0];
+                return pool(tokens);
             }
         } catch (OrtException e) {
-            throw new RagException("embedding texts with " + name + " failed: " + e.getMessage(), e);
+            throw new RagException("embedding a text with " + name + " failed: " + e.getMessage(), e);
         } finally {
             inputs.values().forEach(OnnxTensor::close);
         }
@@ -242,13 +215,12 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
         if (ids.length <= maxTokens) {
             return ids;
         }
-        long[] cut = Arrays.copyOf(ids, maxTokens);
+        long[] cut = java.util.Arrays.copyOf(ids, maxTokens);
         cut[maxTokens - 1] = ids[ids.length - 1];
         return cut;
     }
 
-    /** Pools the first {@code length} token vectors (the rest are padding). */
-    private float[] pool(float[][] tokens, int length) {
+    private float[] pool(float[][] tokens) {
         float[] vector = new float[dimension];
         if (tokens.length == 0 || tokens[0].length != dimension) {
             throw new RagException(name + " returned token vectors of dimension "
@@ -257,9 +229,9 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
         if (pooling == Pooling.CLS) {
             System.arraycopy(tokens[0], 0, vector, 0, dimension);
         } else {
-            for (int t = 0; t < length; t++) {
+            for (float[] token : tokens) {
                 for (int d = 0; d < dimension; d++) {
-                    vector[d] += tokens[t][d];
+                    vector[d] += token[d];
                 }
             }
         }
