@@ -77,11 +77,15 @@ final class CliPipeline implements AutoCloseable {
     }
 
     /**
-     * @return a retriever over the index without an audit sink: its caller (the MCP tools) writes each call's record
-     *         to {@link #auditTrail()} itself, so that it knows whether the record was written
+     * @return a retriever for searches over the index, ranking by calibrated relevance without its bar (searches
+     *         list what is closest and show its relevance), without an audit sink: its caller (the MCP tools) writes
+     *         each call's record to {@link #auditTrail()} itself, so that it knows whether the record was written
      */
     Retriever retriever() {
-        return Retriever.builder().store(store).embedder(embedder).options(config.retrievalOptions()).build();
+        // A search lists the best passages with their relevance, also below the bar that decides whether a question is
+        // answered: a short keyword search ("key rotation") rarely reaches it, and the caller judges what it reads.
+        return Retriever.builder().store(store).embedder(embedder)
+                .options(config.retrievalOptions().toBuilder().minRelevance(0).neighbourChunks(0).build()).build();
     }
 
     /** @return the audit trail of the file, logging and going on when a record cannot be written */
