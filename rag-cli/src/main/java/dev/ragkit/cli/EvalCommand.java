@@ -41,8 +41,8 @@ final class EvalCommand extends CliCommand {
     String dir = "";
 
     @Option(names = "--mode", split = ",", description = "vector, keyword, hybrid (relative-score fusion) or "
-            + "calibrated (hybrid search ranked by calibrated relevance, as the retriever ranks), or several separated "
-            + "by commas, all measured on one index (default: hybrid)")
+            + "calibrated (hybrid search ranked by the calibrated relevance the retriever's threshold compares), or "
+            + "several separated by commas, all measured on one index (default: hybrid)")
     List<Mode> modes = new ArrayList<>(List.of(Mode.hybrid));
 
     @Option(names = "--k", description = "the cutoff of nDCG@k and MRR@k, 1-100 (default: ${DEFAULT-VALUE})")

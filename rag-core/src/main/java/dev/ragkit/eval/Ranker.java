@@ -155,8 +155,9 @@ public interface Ranker {
     }
 
     /**
-     * Hybrid search ranked as the {@code Retriever} ranks by default: every hit scored by a {@link RelevanceModel}
-     * (the calibrated one on the embedder's {@link SimilarityScale}, say), documents by their best chunk. Asks the
+     * Hybrid search ranked by a {@link RelevanceModel} (the calibrated one on the embedder's {@link SimilarityScale},
+     * whose relevance the {@code Retriever}'s threshold compares), documents by their best chunk: how well that
+     * relevance ranks, beside {@link #hybrid}, whose order the retriever keeps. Asks the
      * store for at least as many hits as the retriever does (50), since the model weighs words by their rarity
      * among the hits.
      *

@@ -165,6 +165,9 @@ final class DefaultRetriever implements Retriever {
 
         RelevanceModel model = relevanceModel();
         double[] relevance = model.relevance(query, hits, o);
+        // The calibrated relevance decides what passes; the order among what passes stays the fused score's, whose
+        // ranking the BEIR tables measure (ranking by relevance too gave nDCG@10 +0.007 on Cranfield, -0.007 on SciFact)
+        double[] rank = ScoreFusion.fuse(hits, o.fusion(), o.vectorWeight());
         t = lap(timings, "relevance", t);
         List<RetrievedChunk> candidates = new ArrayList<>();
         Map<String, RetrievedChunk> bestOfCritical = new HashMap<>();
@@ -178,7 +181,7 @@ final class DefaultRetriever implements Retriever {
                 continue;
             }
             RetrievedChunk chunk = new RetrievedChunk(hit.chunk(), hit.document(), hit.similarity(), relevance[i],
-                    booster.boost(relevance[i], hit.document().promotionLevel()));
+                    booster.boost(rank[i], hit.document().promotionLevel()));
             if (criticalIds.contains(hit.document().id())) {
                 bestOfCritical.merge(hit.document().id(), chunk, (a, b) -> BEST_FIRST.compare(a, b) <= 0 ? a : b);
             } else {

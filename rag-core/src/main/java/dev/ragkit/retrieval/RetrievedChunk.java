@@ -11,8 +11,10 @@ import java.util.Objects;
  * @param chunk        the chunk (without its embedding)
  * @param document     its document
  * @param similarity   the raw cosine similarity from the store, in [0, 1], or {@code NaN} for keyword-only hits
- * @param relevance    the relevance before boosting, in [0, 1]: the similarity, or the fused hybrid score
- * @param boosted      the relevance after the promotion boost, in [0, 1]
+ * @param relevance    the relevance the threshold compares, in [0, 1]: by default the calibrated estimate that the
+ *                     chunk holds the answer ({@link RelevanceModel})
+ * @param boosted      the score retrieval ranks by, in [0, 1]: the store's scores fused ({@link ScoreFusion}: the
+ *                     cosine, or cosine and BM25 combined) after the promotion boost
  */
 public record RetrievedChunk(StoredChunk chunk, StoredDocument document, double similarity, double relevance,
         double boosted, double reranked) {
