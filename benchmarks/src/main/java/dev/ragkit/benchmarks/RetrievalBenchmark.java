@@ -8,6 +8,7 @@ import dev.langchain4j.rag.content.retriever.EmbeddingStoreContentRetriever;
 import dev.langchain4j.rag.query.Query;
 import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import dev.ragkit.ingest.Embedder;
+import dev.ragkit.ingest.SimilarityScale;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.Retriever;
 import dev.ragkit.store.PromotionLevel;
@@ -194,6 +195,12 @@ public class RetrievalBenchmark {
         @Override
         public String name() {
             return "precomputed";
+        }
+
+        /** Independent random unit vectors: their cosines centre on 0 with a spread of 1/√d. */
+        @Override
+        public SimilarityScale similarityScale() {
+            return new SimilarityScale(0, 1 / Math.sqrt(DIMENSION));
         }
     }
 
