@@ -271,7 +271,7 @@ public final class RagConfig {
     }
 
     /**
-     * @return the lowest raw cosine similarity a retrieved chunk may have, 0 to 1; default 0.3 (as
+     * @return the lowest calibrated relevance a retrieved chunk may have, 0 to 1; default 0.3 (as
      *         {@link RetrievalOptions#minRelevance()})
      */
     public double minRelevance() {
@@ -468,14 +468,14 @@ public final class RagConfig {
         }
 
         /**
-         * @param similarity the lowest raw cosine similarity, from 0 to 1
+         * @param relevance the lowest calibrated relevance, from 0 to 1
          * @return this builder
          */
-        public Builder minRelevance(double similarity) {
-            if (!(similarity >= 0 && similarity <= 1)) {
-                throw rejected("minRelevance", UNIT_RULE, similarity);
+        public Builder minRelevance(double relevance) {
+            if (!(relevance >= 0 && relevance <= 1)) {
+                throw rejected("minRelevance", UNIT_RULE, relevance);
             }
-            this.minRelevance = similarity;
+            this.minRelevance = relevance;
             return this;
         }
 

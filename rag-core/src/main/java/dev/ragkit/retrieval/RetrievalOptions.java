@@ -189,7 +189,7 @@ public final class RetrievalOptions {
         return topK;
     }
 
-    /** @return the lowest raw cosine similarity a candidate may have */
+    /** @return the lowest calibrated relevance a candidate may have, 0 to 1 (see {@link RelevanceModel}) */
     public double minRelevance() {
         return minRelevance;
     }

@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The default pipeline ({@link #builder()}): embed the query (cached) → search the store over-fetching
  * {@link RetrievalOptions#candidates()} chunks, hybrid when the store has a keyword index → fuse scores
- * ({@link ScoreFusion}) → drop candidates below the minimum raw cosine similarity → boost promoted documents
+ * ({@link ScoreFusion}) → drop candidates whose calibrated relevance ({@link RelevanceModel}) is below the minimum →
+ * boost promoted documents
  * ({@link Booster}) → drop near duplicates ({@link Deduplicator}) → at most N chunks per document → top k
  * (chunks, or documents scored by their best chunk) → prepend the scope's critical documents → follow links
  * ({@link LinkResolver}).
