@@ -39,13 +39,15 @@ final class HealthCommand extends CliCommand {
         String url = (openai ? context.openAiConfig().baseUrl() : context.ollamaConfig().baseUrl()).toString();
         HealthStatus backend = Backends.probe(backendMode, context, wanted);
         String name = openai ? "OpenAI-compatible server" : "ollama";
+        // an OpenAI-compatible server's detail says what happened: no connection, or the HTTP status it answered
+        // (401: the key) — "no model server" would be wrong for a server that answered
         context.out.printf(Locale.ROOT, "backend: %s (%.0f ms)%n", backend.reachable()
                 ? name + " " + (backend.version() == null ? "" : backend.version() + " ") + "at " + url
-                : "no model server at " + url + (openai ? " (" + Terminal.line(backend.detail()) + ")"
-                        : "; ask will answer extractively (quotes only)"),
+                : openai ? Terminal.line(backend.detail())
+                : "no model server at " + url + "; ask will answer extractively (quotes only)",
                 backend.latency().toNanos() / 1e6);
         context.out.println("model:   " + wanted + ": " + (backend.modelAvailable() ? "available"
-                : !backend.reachable() ? "unknown (no server)"
+                : !backend.reachable() ? (openai ? "not checked (the server could not be used)" : "unknown (no server)")
                 : openai ? "missing (" + Terminal.line(backend.detail()) + ")" : "missing; run: ollama pull " + wanted));
         CliIndex.Location location = CliIndex.locate(context, index, storeKind);
         if (!Files.exists(location.path())) {

@@ -152,7 +152,13 @@ final class McpCommand extends CliCommand {
         }
         McpHttpSettings.Builder builder = McpHttpSettings.builder();
         try {
-            builder.address(host, port).allowRemote(allowRemote).maxSessions(maxSessions)
+            builder.address(host, port);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--http " + Terminal.line(http) + ": " + e.getMessage() + "; give host:port, "
+                    + "e.g. 127.0.0.1:8808");
+        }
+        try {
+            builder.allowRemote(allowRemote).maxSessions(maxSessions)
                     .sessionIdleTimeout(Duration.ofSeconds(sessionIdleSeconds));
             allowOrigins.forEach(builder::allowOrigin);
             allowHosts.forEach(builder::allowHost);

@@ -8,6 +8,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -161,6 +164,34 @@ final class McpCommandTest {
         assertThat(noToken.err()).contains("the token is missing");
         assertThat(weak.code()).isEqualTo(RagkitCli.USAGE);
         assertThat(weak.err()).contains("at least 16").doesNotContain("abc\n");
+    }
+
+    @Test
+    void http_anInvalidOrUnknownAddress_saysTheAddressIsInvalidAndTheFormExpected() {
+        CliRun invalid = CliRun.of(ENV, dir, "mcp", "--http", "256.1.1.1:80", "--backend", "extractive");
+        CliRun unknown = CliRun.of(ENV, dir, "mcp", "--http", "no-such-host.invalid:8808", "--backend", "extractive");
+
+        assertThat(invalid.code()).isEqualTo(RagkitCli.USAGE);
+        assertThat(invalid.err()).contains("--http 256.1.1.1:80: '256.1.1.1' is not a valid IPv4 address")
+                .contains("host:port, e.g. 127.0.0.1:8808").doesNotContain("another port");
+        assertThat(unknown.code()).isEqualTo(RagkitCli.USAGE);
+        assertThat(unknown.err()).contains("'no-such-host.invalid' is not a valid address")
+                .doesNotContain("another port");
+    }
+
+    @Test
+    void http_aPortInUse_saysSoAndToChooseAnotherPort() throws IOException {
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            int port = taken.getLocalPort();
+
+            CliRun busy = CliRun.of(ENV, dir, "mcp", "--index", dir.resolve(".ragkit/index").toString(), "--http",
+                    "127.0.0.1:" + port, "--backend", "extractive");
+
+            assertThat(busy.code()).isEqualTo(RagkitCli.ERROR);
+            assertThat(busy.err()).contains("port " + port + " is in use by another program; choose another port")
+                    .doesNotContain("\tat ").doesNotContain("Exception");
+        }
     }
 
     @Test

@@ -44,7 +44,14 @@ final class OpenAiCliTest {
         server.setDispatcher(new Dispatcher() {
             @Override
             public MockResponse dispatch(RecordedRequest request) {
-                authorizations.add(String.valueOf(request.getHeaders().get("Authorization")));
+                String authorization = String.valueOf(request.getHeaders().get("Authorization"));
+                authorizations.add(authorization);
+                if (!authorization.equals("Bearer " + KEY)) {
+                    return new MockResponse.Builder().code(401).setHeader("Content-Type", "application/json")
+                            .body("{\"error\":{\"message\":\"Incorrect API key provided: sk-wrong*1234.\","
+                                    + "\"type\":\"invalid_request_error\",\"param\":null,"
+                                    + "\"code\":\"invalid_api_key\"}}").build();
+                }
                 String path = request.getUrl().encodedPath();
                 if (path.equals("/v1/models")) {
                     return json("{\"object\":\"list\",\"data\":[{\"id\":\"gpt-4o-mini\",\"object\":\"model\","
@@ -121,6 +128,19 @@ final class OpenAiCliTest {
         assertThat(missing.out()).contains("gpt-9: missing").contains("it has: gpt-4o-mini");
         assertThat(missing.code()).isEqualTo(RagkitCli.ERROR);
         assertThat(ok.out() + ok.err() + missing.out() + missing.err()).doesNotContain(KEY);
+    }
+
+    @Test
+    void health_withAWrongKey_saysTheServerAnswered401AndHowToSetTheKey() {
+        env.put("OPENAI_API_KEY", "sk-wrong-key-1234");
+
+        CliRun health = run("health", "--backend", "openai", "--model", "gpt-4o-mini");
+
+        assertThat(health.code()).isEqualTo(RagkitCli.ERROR);
+        assertThat(health.out()).contains("answered HTTP 401 (authentication failed")
+                .contains(server.url("/v1").toString()).contains("OPENAI_API_KEY")
+                .doesNotContain("no model server").doesNotContain("unknown (no server)")
+                .doesNotContain("sk-wrong-key-1234");
     }
 
     @Test

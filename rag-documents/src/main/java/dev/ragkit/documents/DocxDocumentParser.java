@@ -21,6 +21,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.poi.EncryptedDocumentException;
 import org.apache.poi.ooxml.POIXMLProperties;
+import org.apache.poi.openxml4j.util.ZipArchiveFakeEntry;
+import org.apache.poi.openxml4j.util.ZipSecureFile;
+import org.apache.poi.util.RecordFormatException;
 import org.apache.poi.xwpf.usermodel.IBodyElement;
 import org.apache.poi.xwpf.usermodel.XWPFDocument;
 import org.apache.poi.xwpf.usermodel.XWPFHyperlink;
@@ -43,12 +46,15 @@ import org.jspecify.annotations.Nullable;
  * name. Headers, footers, comments and footnotes are left out (they repeat on every page or stand beside the text).
  *
  * <p>Legacy {@code .doc} files are not read (they are reported as unsupported: save them as {@code .docx}); a
- * password-protected {@code .docx} is skipped as {@link SkipReason#ENCRYPTED}. POI's zip-bomb guard applies, and
- * the extracted text counts against the source's character limit. Up to 100 MiB per file. The
+ * password-protected {@code .docx} is skipped as {@link SkipReason#ENCRYPTED}. POI's zip-bomb guards apply (a part
+ * may expand at most 100 times its packed size, and to at most 100,000,000 bytes; both reported in RagKit's words),
+ * and the extracted text counts against the source's character limit. Up to 100 MiB per file. The
  * {@link DocumentParser} with id {@code docx}; stateless and thread-safe.
  */
 public final class DocxDocumentParser implements DocumentParser {
     private static final Pattern HEADING = Pattern.compile("(?i)heading\\s*([1-9])");
+    /** The part POI names at the end of its zip-bomb report: "Entry: word/document.xml". */
+    private static final Pattern BOMB_ENTRY = Pattern.compile("Entry: (\\S+)");
     private static final int MAX_TITLE = 120;
     private static final int MAX_STYLE_DEPTH = 10;
 
@@ -89,9 +95,45 @@ public final class DocxDocumentParser implements DocumentParser {
         } catch (IngestException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
-            throw new IngestException(path, 0, "not a readable Word document (" + e.getMessage() + "); open it in "
-                    + "Word or LibreOffice and save it again as .docx", e);
+            String hostile = expansion(e);
+            throw new IngestException(path, 0, hostile != null ? hostile : "not a readable Word document ("
+                    + e.getMessage() + "); open it in Word or LibreOffice and save it again as .docx", e);
         }
+    }
+
+    /**
+     * What POI's guards against hostile zips stopped, in RagKit's words (POI's own text tells the reader to change
+     * its settings or file a bug report, neither of which an indexing user can or should do): a part that expands
+     * too many times its packed size, a part too large to read, too many parts. {@code null} for other failures.
+     */
+    private static @Nullable String expansion(Throwable error) {
+        for (Throwable e = error; e != null; e = e.getCause()) {
+            String message = String.valueOf(e.getMessage());
+            if (message.startsWith("Zip bomb detected")) {
+                Matcher entry = BOMB_ENTRY.matcher(message);
+                String part = entry.find() ? "its part " + entry.group(1).strip() : "a part of it";
+                if (message.contains("ratio")) {
+                    return String.format(Locale.ROOT, "the file looks like a zip bomb: %s expands more than %,d times "
+                            + "its packed size (the limit); if the document is genuine, save it as PDF to index it",
+                            part, Math.round(1 / ZipSecureFile.getMinInflateRatio()));
+                }
+                return tooLarge(ZipSecureFile.getMaxEntrySize());
+            }
+            if (e instanceof RecordFormatException && message.contains("maximum length")) {
+                return tooLarge(ZipArchiveFakeEntry.getMaxEntrySize());
+            }
+            if (message.startsWith(ZipSecureFile.MAX_FILE_COUNT_MSG.substring(0, 40))) {
+                return String.format(Locale.ROOT, "the file looks like a zip bomb: it holds more than %,d parts (the "
+                        + "limit); if the document is genuine, save it as PDF to index it",
+                        ZipSecureFile.getMaxFileCount());
+            }
+        }
+        return null;
+    }
+
+    private static String tooLarge(long limit) {
+        return String.format(Locale.ROOT, "the file is too large when expanded: a part of it unpacks to more than %,d "
+                + "bytes (the limit); split the document into smaller files", limit);
     }
 
     private ParsedDocument read(DocumentSource source, XWPFDocument doc) {

@@ -1,12 +1,12 @@
 package dev.ragkit.http;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.ragkit.error.RagException;
 import dev.ragkit.generation.Cancellable;
 import dev.ragkit.generation.ChatResult;
 import dev.ragkit.generation.StreamHandler;
-import java.io.EOFException;
 import java.io.IOException;
-import java.net.ProtocolException;
+import java.io.InterruptedIOException;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -20,7 +20,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * One streamed chat answer read line by line — Ollama's NDJSON, the OpenAI protocol's server-sent events — on
  * the thread that runs it: tokens reach the handler as their lines arrive, and exactly one of
- * {@code onComplete}/{@code onError} follows (neither after a cancel). The connection is retried as
+ * {@code onComplete}/{@code onError} follows (neither after a cancel). A body that stops before the protocol's last
+ * line — the server closed the connection, a chunk broke off, the last line is cut in half — is one error,
+ * {@link ModelHttp#streamCut}, whatever the transport reported. The connection is retried as
  * {@link ModelHttp} retries, but never once a byte of the answer was read. What a line means is the
  * {@link Reader}'s business, so each protocol writes only that.
  *
@@ -45,24 +47,12 @@ public final class LineStream implements Runnable, Cancellable, ModelHttp.Cancel
          * The body ended without the final line: a result when what arrived is a whole answer all the same.
          *
          * @param partial the text that arrived
-         * @return the result, or {@code null} (then {@link #endedEarly} is thrown); {@code null} by default
+         * @return the result, or {@code null} (then the stream counts as cut: {@link ModelHttp#streamCut});
+         *         {@code null} by default
          */
         default @Nullable ChatResult ended(String partial) {
             return null;
         }
-
-        /**
-         * @param partial the text that arrived
-         * @return the error for a stream that ended without its final line
-         */
-        RagException endedEarly(String partial);
-
-        /**
-         * @param partial the text that arrived
-         * @param cause   the transport's report (an unexpected end of the body, a bad chunk)
-         * @return the error for a stream whose body broke off
-         */
-        RagException brokeOff(String partial, IOException cause);
     }
 
     private final ModelHttp http;
@@ -99,8 +89,10 @@ public final class LineStream implements Runnable, Cancellable, ModelHttp.Cancel
             return;
         }
         StringBuilder partial = new StringBuilder();
+        int[] tokens = {0};
         Consumer<String> emit = token -> {
             partial.append(token);
+            tokens[0]++;
             handler.onToken(token);
         };
         @Nullable ChatResult result = null;
@@ -113,29 +105,28 @@ public final class LineStream implements Runnable, Cancellable, ModelHttp.Cancel
             }));
             try (response) {
                 BufferedSource source = Objects.requireNonNull(response.body()).source();
-                String line;
-                while (!cancelled && (line = source.readUtf8Line()) != null) {
+                while (!cancelled && result == null && !source.exhausted()) {
+                    // a last line without its newline is where the body broke off
+                    boolean cutLine = source.indexOf((byte) '\n') < 0;
+                    String line = Objects.requireNonNull(source.readUtf8Line());
                     if (!line.isBlank()) {
-                        result = reader.read(line, partial, emit);
-                        if (result != null) {
-                            break;
-                        }
+                        result = read(line, partial, emit, cutLine, tokens[0]);
                     }
                 }
             }
             if (result == null && !cancelled) {
                 result = reader.ended(partial.toString());
                 if (result == null) {
-                    throw reader.endedEarly(partial.toString());
+                    throw http.streamCut(partial.toString(), tokens[0], null);
                 }
             }
         } catch (ModelHttp.CancelledException e) {
             return; // cancelled while connecting: stay silent
         } catch (IOException e) {
             if (!cancelled) {
-                // the body broke off (OkHttp: "unexpected end of stream", a bad chunk) vs. a timeout or reset
-                handler.onError(e instanceof ProtocolException || e instanceof EOFException
-                        ? reader.brokeOff(partial.toString(), e) : http.ioError(e));
+                // the body broke off (OkHttp: "unexpected end of stream", a bad chunk, a reset) vs. a time limit
+                handler.onError(e instanceof InterruptedIOException ? http.ioError(e)
+                        : http.streamCut(partial.toString(), tokens[0], e));
             }
             return;
         } catch (RuntimeException e) {
@@ -147,6 +138,19 @@ public final class LineStream implements Runnable, Cancellable, ModelHttp.Cancel
         if (result != null) {
             // outside the try: an exception thrown by the handler's onComplete is not a second, onError, ending
             handler.onComplete(result);
+        }
+    }
+
+    /** Reads one line; a cut last line that is not JSON is a cut stream, not a server that speaks another format. */
+    private @Nullable ChatResult read(String line, StringBuilder partial, Consumer<String> emit, boolean cutLine,
+            int tokens) {
+        try {
+            return reader.read(line, partial, emit);
+        } catch (RagException e) {
+            if (cutLine && e.getCause() instanceof JsonProcessingException) {
+                throw http.streamCut(partial.toString(), tokens, e.getCause());
+            }
+            throw e;
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.ragkit.http;
 
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,8 +15,11 @@ import java.net.NoRouteToHostException;
 import java.net.ProtocolException;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
@@ -41,6 +45,9 @@ import org.slf4j.LoggerFactory;
 public abstract class ModelHttp {
     private static final Logger LOG = LoggerFactory.getLogger(ModelHttp.class);
     private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+    /** Jackson's read-constraint messages: "String value length (24000000) exceeds the maximum allowed (20000000". */
+    private static final Pattern CONSTRAINT = Pattern.compile("^([A-Za-z ]+?) \\(\\d+\\) exceeds the maximum "
+            + "allowed \\((\\d+)");
     /** The JSON mapper every backend uses for request and reply bodies. */
     public static final ObjectMapper MAPPER = new ObjectMapper();
     /** The most retries a builder accepts. */
@@ -82,9 +89,10 @@ public abstract class ModelHttp {
      * @param code  the status
      * @param body  the response body (may be empty)
      * @param model the model the request named, or {@code null}
+     * @param url   the URL that answered, for a message that names it
      * @return the exception to throw
      */
-    public abstract RagException statusError(int code, String body, @Nullable String model);
+    public abstract RagException statusError(int code, String body, @Nullable String model, HttpUrl url);
 
     /**
      * A reply that is not the server's API (not JSON, fields missing, a stream cut off).
@@ -238,7 +246,7 @@ public abstract class ModelHttp {
                 }
                 try (response) {
                     int code = response.code();
-                    failure = statusError(code, bodyText(response.body()), model);
+                    failure = statusError(code, bodyText(response.body()), model, request.url());
                     retriable = code == 429 || code == 502 || code == 503;
                 }
             } catch (IOException e) {
@@ -276,7 +284,7 @@ public abstract class ModelHttp {
     private JsonNode parse(Response response, Request request) throws IOException {
         String text = bodyText(response.body());
         try {
-            JsonNode node = MAPPER.readTree(text);
+            JsonNode node = readJson(text, request.url().encodedPath(), "");
             if (node == null || node.isMissingNode()) {
                 throw new IOException("empty body");
             }
@@ -286,6 +294,65 @@ public abstract class ModelHttp {
                     + "not JSON: '" + abbreviate(text) + "'; check that the base URL points at the server's API (not "
                     + "a proxy's page or another service)", "", e);
         }
+    }
+
+    /**
+     * Parses a reply, or one line of a streamed reply, as JSON.
+     *
+     * @param text        the text
+     * @param where       what the server answered, for the message of a reply over a limit, e.g. its API path
+     * @param partialText the answer text received before, empty when none
+     * @return the parsed JSON
+     * @throws IOException  when the text is not JSON
+     * @throws RagException ({@link #protocolError}) when the text is JSON that breaks a limit of the JSON reader,
+     *                      such as a text value longer than {@link #maxTextChars()} characters: that is not a
+     *                      question of the format, and the message says which limit it broke
+     */
+    public JsonNode readJson(String text, String where, String partialText) throws IOException {
+        try {
+            return MAPPER.readTree(text);
+        } catch (StreamConstraintsException e) {
+            throw protocolError(server() + " answered " + where + " with " + overLimit(e) + "; ask for a shorter "
+                    + "answer (the limit is fixed: it keeps a runaway reply from filling the memory)", partialText, e);
+        }
+    }
+
+    /** @return the longest text value a reply may hold, in characters (Jackson's default read constraint) */
+    public static int maxTextChars() {
+        return MAPPER.getFactory().streamReadConstraints().getMaxStringLength();
+    }
+
+    /**
+     * What a read constraint stopped, in words, naming the limit (not the size read so far, which is where the
+     * reader stopped counting) and without the library's class names.
+     */
+    private static String overLimit(StreamConstraintsException e) {
+        Matcher m = CONSTRAINT.matcher(String.valueOf(e.getMessage()));
+        if (!m.find()) {
+            return "JSON larger or deeper than RagKit reads";
+        }
+        long limit = Long.parseLong(m.group(2));
+        String what = m.group(1).toLowerCase(Locale.ROOT);
+        if (what.startsWith("string value length")) {
+            return String.format(Locale.ROOT, "a text of more than %,d characters, the limit for one text value in a "
+                    + "reply", limit);
+        }
+        return String.format(Locale.ROOT, "JSON over a limit of the reader (%s: at most %,d)", what, limit);
+    }
+
+    /**
+     * A streamed answer that stopped before its last message: the server closed the connection, cut a chunk, or
+     * ended the body early. Says so in the user's terms, without the transport's internals.
+     *
+     * @param partialText the answer text received before, empty when none
+     * @param tokens      the tokens received before
+     * @param cause       the transport's report, or {@code null} when the body simply ended
+     * @return the exception to report
+     */
+    public RagException streamCut(String partialText, int tokens, @Nullable Throwable cause) {
+        return protocolError(server() + " closed the stream before it finished (" + tokens
+                + (tokens == 1 ? " token" : " tokens") + " received); the answer is incomplete: try again, and check "
+                + "the server's log if it happens again", partialText, cause);
     }
 
     /**
@@ -300,15 +367,17 @@ public abstract class ModelHttp {
                     + timeoutFix(), e);
         }
         if (e instanceof ProtocolException || e instanceof EOFException) {
-            return protocolError(server() + " broke off its answer (" + e.getMessage() + "); check the server's "
-                    + "log: it may have stopped or crashed", "", e);
+            return protocolError(server() + " closed the connection before its answer was complete; try again, and "
+                    + "check the server's log if it happens again", "", e);
         }
         if (e instanceof ConnectException || e instanceof NoRouteToHostException
                 || e instanceof UnknownHostException) {
             return new LlmUnavailableException("cannot connect to " + server() + " (" + e.getMessage() + "); "
                     + connectFix(), e);
         }
-        return new LlmUnavailableException("the connection to " + server() + " failed (" + e + ")", e);
+        return new LlmUnavailableException("the connection to " + server() + " failed ("
+                + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + "); try again, and "
+                + "check the server's log if it happens again", e);
     }
 
     /**

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -152,6 +153,22 @@ public final class McpHttpSettings {
                 + maxRequestBytes + "]";
     }
 
+    private static final Pattern DIGITS_AND_DOTS = Pattern.compile("[0-9.]+");
+
+    /** Whether {@code host} is four numbers from 0 to 255 joined by dots (not the shorter forms a resolver takes). */
+    private static boolean isIpv4(String host) {
+        String[] parts = host.split("\\.", -1);
+        if (parts.length != 4) {
+            return false;
+        }
+        for (String part : parts) {
+            if (part.isEmpty() || part.length() > 3 || Integer.parseInt(part) > 255) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Configures {@link McpHttpSettings}. Setters check their value at once; {@link #build()} checks the whole. */
     public static final class Builder {
         private @Nullable String host;
@@ -171,11 +188,18 @@ public final class McpHttpSettings {
          * @param host the address to bind, e.g. {@code 127.0.0.1}
          * @param port the port, 0 for any free one
          * @return this builder
+         * @throws IllegalArgumentException when the host is blank or numbers-and-dots that are not an IPv4 address
+         *                                  (such as {@code 256.1.1.1}, which would otherwise be looked up as a name),
+         *                                  or the port is out of range
          */
         public Builder address(String host, int port) {
             Objects.requireNonNull(host, "host");
             if (host.isBlank()) {
                 throw new IllegalArgumentException("host is blank; give an address such as 127.0.0.1");
+            }
+            if (DIGITS_AND_DOTS.matcher(host.strip()).matches() && !isIpv4(host.strip())) {
+                throw new IllegalArgumentException("'" + host.strip() + "' is not a valid IPv4 address (four numbers "
+                        + "from 0 to 255)");
             }
             if (port < 0 || port > 65_535) {
                 throw new IllegalArgumentException("port must be 0-65535, got " + port);
@@ -292,8 +316,8 @@ public final class McpHttpSettings {
             try {
                 remote = !InetAddress.getByName(host).isLoopbackAddress();
             } catch (UnknownHostException e) {
-                throw new IllegalStateException("cannot resolve host '" + host + "'; give an IP address such as "
-                        + "127.0.0.1");
+                throw new IllegalStateException("'" + host + "' is not a valid address: it is not an IP address, and "
+                        + "no host has that name; give an IP address such as 127.0.0.1, or a name such as localhost");
             }
             if (remote && (!allowRemote || tokenSha256 == null)) {
                 throw new IllegalStateException("binding " + host + " makes the MCP server reachable from other "

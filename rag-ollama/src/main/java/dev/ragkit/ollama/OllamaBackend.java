@@ -310,7 +310,7 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
         try (Response response = pullClient.newCall(request).execute()) {
             if (!response.isSuccessful()) {
                 throw http.statusError(response.code(), response.body() == null ? "" : response.body().string(),
-                        null);
+                        null, request.url());
             }
             BufferedSource source = Objects.requireNonNull(response.body()).source();
             String line;
@@ -319,7 +319,7 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
                 if (line.isBlank()) {
                     continue;
                 }
-                JsonNode n = readLine(line, "");
+                JsonNode n = readLine(line, "", "/api/pull");
                 if (n.hasNonNull("error")) {
                     String error = n.get("error").asText();
                     throw new OllamaServerException("pulling '" + model + "' failed: " + error, 200, error, "");
@@ -402,9 +402,9 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
         tokenCounter(request.model()).observe(local, reported);
     }
 
-    private static JsonNode readLine(String line, String partial) {
+    private JsonNode readLine(String line, String partial, String path) {
         try {
-            return OllamaHttp.MAPPER.readTree(line);
+            return http.readJson(line, path + " (streamed)", partial);
         } catch (IOException e) {
             throw new OllamaProtocolException("Ollama sent a stream line that is not JSON: '"
                     + OllamaHttp.abbreviate(line) + "'", partial, e);
@@ -430,7 +430,7 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
 
         @Override
         public @Nullable ChatResult read(String line, CharSequence partial, Consumer<String> emit) {
-            JsonNode n = readLine(line, partial.toString());
+            JsonNode n = readLine(line, partial.toString(), "/api/chat");
             if (n.hasNonNull("error")) {
                 String error = n.get("error").asText();
                 throw new OllamaServerException("Ollama reported an error in the middle of the answer: " + error
@@ -449,18 +449,6 @@ public final class OllamaBackend implements LlmBackend, AutoCloseable {
             return result;
         }
 
-        @Override
-        public RagException endedEarly(String partial) {
-            return new OllamaProtocolException("Ollama's stream ended before its final message (done:true); "
-                    + partial.length() + " characters had arrived", partial, null);
-        }
-
-        @Override
-        public RagException brokeOff(String partial, IOException cause) {
-            return new OllamaProtocolException("Ollama's stream broke off before its final message (done:true) "
-                    + "after " + partial.length() + " characters (" + cause.getMessage() + "); check the Ollama "
-                    + "server's log: it may have stopped or crashed", partial, cause);
-        }
     }
 
     /** Configures an {@link OllamaBackend}. Not thread-safe. */

@@ -48,7 +48,7 @@ final class OllamaHttp extends ModelHttp {
     }
 
     @Override
-    public RagException statusError(int code, String body, @Nullable String model) {
+    public RagException statusError(int code, String body, @Nullable String model, HttpUrl url) {
         String error = errorText(body);
         String lower = error.toLowerCase(Locale.ROOT);
         // "model 'x' not found" (and older servers' "model \"x\" not found, try pulling it first"); a bare

@@ -370,8 +370,8 @@ final class OllamaBackendChatTest {
 
         assertThatThrownBy(() -> backend.chat(request()))
                 .isInstanceOf(OllamaProtocolException.class)
-                .hasMessageContaining("broke off")
-                .hasMessageContaining("server's log");
+                .hasMessageContaining("closed the connection before its answer was complete")
+                .hasMessageContaining("server's log").hasMessageNotContaining("unexpected end of stream");
         assertThat(server.getRequestCount()).isEqualTo(1);
     }
 

@@ -503,7 +503,7 @@ final class OllamaBackendStreamTest {
         Throwable error = recorder.failed();
         assertThat(recorder.events()).containsExactly("token:The", "error");
         assertThat(error).isInstanceOfSatisfying(OllamaProtocolException.class, e -> {
-            assertThat(e.getMessage()).contains("ended before its final message");
+            assertThat(e.getMessage()).contains("closed the stream before it finished (1 token received)");
             assertThat(e.partialText()).isEqualTo("The");
         });
     }

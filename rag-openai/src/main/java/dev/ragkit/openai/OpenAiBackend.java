@@ -203,15 +203,18 @@ public final class OpenAiBackend implements LlmBackend, AutoCloseable {
         Objects.requireNonNull(model, "model");
         List<String> available = availableModels();
         if (!available.contains(model)) {
-            throw notFound(model, available, null);
+            throw notFound(model, available);
         }
     }
 
-    private ModelNotFoundException notFound(String model, List<String> available, @Nullable String serverSays) {
-        String listed = available.isEmpty() ? "none" : String.join(", ", available.size() <= 20 ? available
-                : available.subList(0, 20)) + (available.size() > 20 ? ", … (" + available.size() + " in all)" : "");
+    private ModelNotFoundException notFound(String model, List<String> available) {
         return new ModelNotFoundException("model '" + model + "' is not on the OpenAI-compatible server at "
-                + http.base + (serverSays == null ? "" : " (" + serverSays + ")") + "; it has: " + listed);
+                + http.base + "; it has: " + listed(available));
+    }
+
+    private static String listed(List<String> available) {
+        return available.isEmpty() ? "none" : String.join(", ", available.size() <= 20 ? available
+                : available.subList(0, 20)) + (available.size() > 20 ? ", … (" + available.size() + " in all)" : "");
     }
 
     @Override
@@ -227,7 +230,7 @@ public final class OpenAiBackend implements LlmBackend, AutoCloseable {
         Duration latency = Duration.ofNanos(System.nanoTime() - start);
         boolean present = available.contains(model);
         return new HealthStatus(true, present, latency, null, present ? http.base + " serves " + model
-                : notFound(model, available, null).getMessage());
+                : notFound(model, available).getMessage());
     }
 
     @Override
@@ -251,14 +254,21 @@ public final class OpenAiBackend implements LlmBackend, AutoCloseable {
     private <T> T explained(ChatRequest request, Supplier<T> call) {
         try {
             return call.get();
-        } catch (ModelNotFoundException e) {
+        } catch (OpenAiHttp.ModelMissing e) {
             List<String> available;
             try {
                 available = availableModels();
             } catch (RagException listing) {
                 throw e;
             }
-            throw notFound(request.model(), available, e.getMessage());
+            if (available.contains(e.model)) {
+                // listed, yet refused by name: a key without access to it (OpenAI says "does not exist" then too)
+                throw new ModelNotFoundException(http.url("/models") + " lists model '" + e.model + "', but " + e.url
+                        + " answered HTTP 404 (" + e.serverError + "); check that the API key may use this model (its "
+                        + "project's model permissions)", e);
+            }
+            throw new ModelNotFoundException("model '" + e.model + "' not found: " + e.url + " answered HTTP 404 ("
+                    + e.serverError + "); use one the server has: " + listed(available), e);
         } catch (OpenAiServerException e) {
             if (e.status() != 400 || !OpenAiHttp.isContextTooLong((e.serverError() + " " + e.code())
                     .toLowerCase(Locale.ROOT))) {
@@ -356,7 +366,8 @@ public final class OpenAiBackend implements LlmBackend, AutoCloseable {
             }
             JsonNode chunk;
             try {
-                chunk = ModelHttp.MAPPER.readTree(data);
+                chunk = http.readJson(data, http.url("/chat/completions").encodedPath() + " (streamed)",
+                        partial.toString());
             } catch (IOException e) {
                 throw new OpenAiProtocolException("the server sent an event that is not JSON: '"
                         + ModelHttp.abbreviate(data) + "'", partial.toString(), e);
@@ -398,19 +409,6 @@ public final class OpenAiBackend implements LlmBackend, AutoCloseable {
         @Override
         public @Nullable ChatResult ended(String partial) {
             return finishReason != null ? result(partial) : null;   // a server that ends without [DONE]
-        }
-
-        @Override
-        public RagException endedEarly(String partial) {
-            return new OpenAiProtocolException("the stream ended before its last event (data: [DONE]); "
-                    + partial.length() + " characters had arrived", partial, null);
-        }
-
-        @Override
-        public RagException brokeOff(String partial, IOException cause) {
-            return new OpenAiProtocolException("the stream broke off before its last event (data: [DONE]) after "
-                    + partial.length() + " characters (" + cause.getMessage() + "); the answer is incomplete",
-                    partial, cause);
         }
     }
 

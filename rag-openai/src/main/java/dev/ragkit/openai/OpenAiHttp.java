@@ -63,22 +63,22 @@ final class OpenAiHttp extends ModelHttp {
     }
 
     @Override
-    public RagException statusError(int code, String body, @Nullable String model) {
+    public RagException statusError(int code, String body, @Nullable String model, HttpUrl url) {
         String error = scrub(errorText(body));
         String errorCode = errorCode(body);
         String lower = (error + " " + errorCode).toLowerCase(Locale.ROOT);
         String at = server() + " answered HTTP " + code + ": " + error;
         if (code == 401) {
-            return new OpenAiServerException(at + "; set the API key: export OPENAI_API_KEY=... (or "
-                    + "OpenAiBackend.builder().apiKey(...))" + (apiKey == null ? "; no key is set now" : ""), code,
-                    errorCode, error, "");
+            return new OpenAiServerException(server() + " answered HTTP 401 (authentication failed: " + error + "); "
+                    + (apiKey == null ? "no API key is set: " : "") + "set the API key with OPENAI_API_KEY (or "
+                    + "OpenAiBackend.builder().apiKey(...))", code, errorCode, error, "");
         }
         if (code == 403) {
             return new OpenAiServerException(at + "; the API key is not allowed to do this (check its project, "
                     + "organisation and model permissions)", code, errorCode, error, "");
         }
-        if (code == 404 && model != null && (lower.contains("model") || lower.contains("does not exist"))) {
-            return new ModelNotFoundException("model '" + model + "' is not on " + server() + " (" + error + ")");
+        if (code == 404 && model != null && isModelMissing(lower)) {
+            return new ModelMissing(model, url, error, url("/models"));
         }
         if (code == 400 && isContextTooLong(lower)) {
             return new OpenAiServerException(at, code, errorCode == null ? "context_length_exceeded" : errorCode,
@@ -96,9 +96,36 @@ final class OpenAiHttp extends ModelHttp {
             return new LlmTimeoutException(at + ": a proxy or the server stopped waiting for the answer; raise its "
                     + "time limit, or use a smaller model");
         }
-        String hint = code == 404 ? "; check that the base URL ends in the API's version path, e.g. "
-                + "http://localhost:8000/v1" : "";
-        return new OpenAiServerException(at + hint, code, errorCode, error, "");
+        if (code == 404) {
+            return new OpenAiServerException("no API endpoint at " + url + " (HTTP 404: " + error + "); check that "
+                    + "the base URL ends in the API's version path, e.g. http://localhost:8000/v1", code, errorCode,
+                    error, "");
+        }
+        return new OpenAiServerException(at, code, errorCode, error, "");
+    }
+
+    /** Whether a 404's error says the model is missing, rather than the path. */
+    static boolean isModelMissing(String lowerCaseError) {
+        return lowerCaseError.contains("model") || lowerCaseError.contains("does not exist");
+    }
+
+    /**
+     * The server answered 404 for the request's model. The message names the model, the URL and the server's
+     * words once; {@link OpenAiBackend} adds what the server's model list says.
+     */
+    static final class ModelMissing extends ModelNotFoundException {
+        private static final long serialVersionUID = 1L;
+        final String model;
+        final String url;
+        final String serverError;
+
+        ModelMissing(String model, HttpUrl url, String serverError, HttpUrl models) {
+            super("model '" + model + "' not found: " + url + " answered HTTP 404 (" + serverError + "); use a "
+                    + "model the server lists at " + models);
+            this.model = model;
+            this.url = url.toString();
+            this.serverError = serverError;
+        }
     }
 
     /** Whether an error says the request was longer than the model's context window. */

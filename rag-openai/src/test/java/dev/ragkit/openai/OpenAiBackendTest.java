@@ -140,7 +140,7 @@ final class OpenAiBackendTest {
 
         assertThatThrownBy(() -> backend.chat(request("gpt-9")))
                 .isInstanceOf(ModelNotFoundException.class)
-                .hasMessageContaining("'gpt-9'").hasMessageContaining("it has: gpt-4o-mini, gpt-4o")
+                .hasMessageContaining("'gpt-9'").hasMessageContaining("the server has: gpt-4o-mini, gpt-4o")
                 .hasMessageContaining("does not exist");
     }
 

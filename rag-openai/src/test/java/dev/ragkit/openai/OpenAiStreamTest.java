@@ -181,7 +181,8 @@ final class OpenAiStreamTest {
         unfinished.await();
         assertThat(unfinished.events).containsExactly("token:Hello", "error");
         assertThat(unfinished.error).isInstanceOfSatisfying(OpenAiProtocolException.class,
-                e -> assertThat(e.partialText()).isEqualTo("Hello")).hasMessageContaining("[DONE]");
+                e -> assertThat(e.partialText()).isEqualTo("Hello"))
+                .hasMessageContaining("closed the stream before it finished (1 token received)");
     }
 
     @Test
