@@ -164,6 +164,11 @@ final class ModelsCliTest {
         assertThat(list.out()).contains("in this ragkit (the default)")
                 .contains("bge-small-en-v1.5-q    25 MB  added: " + home.resolve("models").resolve(artifact.fileName()))
                 .contains("all-minilm-l6-v2       83 MB  not added; run: ragkit models add all-minilm-l6-v2");
+
+        Files.move(home.resolve("models").resolve(artifact.fileName()), home.resolve(artifact.fileName()));
+        CliRun without = child("ask", "When does the ferry leave?");      // the index records a model that is gone
+        assertThat(without.code()).isEqualTo(RagkitCli.USAGE);
+        assertThat(without.err()).contains("add it with: ragkit models add bge-small-en-v1.5-q");
     }
 
     @Test
