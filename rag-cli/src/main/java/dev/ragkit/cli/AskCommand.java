@@ -16,6 +16,7 @@ import dev.ragkit.grounding.Citation;
 import dev.ragkit.grounding.ConfidenceScore;
 import dev.ragkit.grounding.RouteTarget;
 import dev.ragkit.store.MetadataFilter;
+import dev.ragkit.store.MetadataFilterSyntaxException;
 import dev.ragkit.store.Scope;
 import java.io.IOException;
 import java.time.Duration;
@@ -56,7 +57,7 @@ final class AskCommand extends CliCommand {
     @Option(names = "--tenant", description = "the tenant to ask in (default: ${DEFAULT-VALUE})")
     String tenant = "default";
 
-    @Option(names = "--tags", split = ",", description = "your access tags, comma-separated")
+    @Option(names = "--tags", description = "your access tags, comma-separated")
     List<String> tags = new ArrayList<>();
 
     @Option(names = "--profile", converter = ProfileConverter.class,
@@ -104,14 +105,15 @@ final class AskCommand extends CliCommand {
                     + "key?\"");
         }
         String tenantName = requireText(tenant, "--tenant");
-        List<String> accessTags = new ArrayList<>();
-        for (String tag : tags) {
-            accessTags.add(requireText(tag, "--tags"));
-        }
+        List<String> accessTags = tags(tags, "--tags");
         RagRequest.Builder requestBuilder = RagRequest.builder(question, Scope.of(tenantName, accessTags));
         if (filter != null) {
             try {
                 requestBuilder.filter(MetadataFilter.parse(filter));
+            } catch (MetadataFilterSyntaxException e) {
+                // the caret diagram on lines of its own, the filter's control characters escaped
+                throw new UsageException("--filter, column " + e.column() + ": " + e.problem(),
+                        e.diagram(Terminal::line));
             } catch (IllegalArgumentException e) {
                 throw new UsageException("--filter: " + e.getMessage());
             }

@@ -1,5 +1,7 @@
 package dev.ragkit.cli;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** A subcommand: built with the {@link CliContext}, returns its exit code. */
@@ -21,5 +23,36 @@ abstract class CliCommand implements Callable<Integer> {
             throw new UsageException(option + " is blank; give a value, e.g. " + option + " acme");
         }
         return value.strip();
+    }
+
+    /**
+     * Reads a comma-separated list of tags, as {@code --tags} takes it (also repeated: {@code --tags a,b --tags c}).
+     * Every element must hold a tag: {@code ","}, {@code ",,"}, {@code "a,,b"}, {@code "a,"} and a blank value are
+     * all refused alike, since none of them can mean what was typed (leaving the option out means no tags).
+     *
+     * @param values what the user typed, one string per use of the option
+     * @param option the option's name, for the message
+     * @return the tags, stripped, in the order given
+     * @throws UsageException when a value or one of its elements is blank
+     */
+    static List<String> tags(List<String> values, String option) {
+        List<String> tags = new ArrayList<>();
+        for (String value : values) {
+            if (value == null || value.isBlank()) {
+                throw new UsageException(option + " is blank; name the tags, e.g. " + option + " hr,finance, or leave "
+                        + option + " out for no tags");
+            }
+            String[] parts = value.split(",", -1);
+            for (int i = 0; i < parts.length; i++) {
+                String tag = parts[i].strip();
+                if (tag.isEmpty()) {
+                    throw new UsageException(option + " '" + value + "': tag " + (i + 1) + " of " + parts.length
+                            + " is empty; separate the tags with single commas and no comma at either end, e.g. "
+                            + option + " hr,finance");
+                }
+                tags.add(tag);
+            }
+        }
+        return tags;
     }
 }

@@ -40,7 +40,7 @@ final class McpCommand extends CliCommand {
     @Option(names = "--tenant", description = "the tenant every tool reads (default: ${DEFAULT-VALUE})")
     String tenant = "default";
 
-    @Option(names = "--tags", split = ",", description = "the access tags the server's users hold, comma-separated")
+    @Option(names = "--tags", description = "the access tags the server's users hold, comma-separated")
     List<String> tags = new ArrayList<>();
 
     @Option(names = "--model", description = "the model (default: CHAT_MODEL, else llama3.2; gpt-4o-mini with "
@@ -91,10 +91,7 @@ final class McpCommand extends CliCommand {
     @Override
     public Integer call() throws Exception {
         String tenantName = requireText(tenant, "--tenant");
-        List<String> accessTags = new ArrayList<>();
-        for (String tag : tags) {
-            accessTags.add(requireText(tag, "--tags"));
-        }
+        List<String> accessTags = tags(tags, "--tags");
         if (maxQuestionChars < 1) {
             throw new UsageException("--max-question-chars must be at least 1, got " + maxQuestionChars);
         }

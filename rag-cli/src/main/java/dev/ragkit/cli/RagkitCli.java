@@ -84,8 +84,9 @@ public final class RagkitCli implements Runnable {
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
-            if (e instanceof UsageException) {
+            if (e instanceof UsageException usage) {
                 err.println("ragkit: " + Terminal.line(String.valueOf(e.getMessage())));
+                usage.shown().forEach(err::println);
                 err.println("Try 'ragkit " + commandLine.getCommandName() + " --help'.");
                 return USAGE;
             }

@@ -205,7 +205,7 @@ final class RagkitCliTest {
                 .allSatisfy(r -> assertThat(r.code()).isEqualTo(RagkitCli.USAGE));
         assertThat(blankQuestion.err()).startsWith("ragkit: the question is blank").contains("ragkit ask --help");
         assertThat(blankTenant.err()).contains("--tenant is blank");
-        assertThat(blankTag.err()).contains("--tags is blank");
+        assertThat(blankTag.err()).contains("--tags 'eng,,hr': tag 2 of 3 is empty");
         assertThat(badK.err()).contains("--k must be a whole number from 1 to 100, got 0");
         assertThat(badProfile.err()).contains("unknown profile 'bogus'; use chunk-qa or knowledge-base")
                 .doesNotContain("dev.ragkit").doesNotContain("No enum constant");

@@ -1,5 +1,6 @@
 package dev.ragkit.ingest;
 
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
@@ -25,11 +26,20 @@ public final class ContentSniffer {
         OLE2,
         /** Any other zip archive. */
         ZIP,
-        /** An HTML page ({@code <!doctype html}, {@code <html}, {@code <head} or {@code <body} first). */
+        /**
+         * An HTML page ({@code <!doctype html}, {@code <html}, {@code <head} or {@code <body} first), in UTF-8 or an
+         * 8-bit charset, or in UTF-16 with its byte order mark.
+         */
         HTML,
-        /** Text: no NUL bytes, as far as the probe reads (whether it is valid UTF-8 is the parser's to say). */
+        /**
+         * Text: no NUL bytes, as far as the probe reads (whether it is valid UTF-8 is the parser's to say), or
+         * text in UTF-16 with its byte order mark and no NUL character.
+         */
         TEXT,
-        /** Anything else: an image, an executable, a file in another text encoding. */
+        /**
+         * Anything else: an image, an executable, a file in another text encoding (such as UTF-16 without a byte
+         * order mark).
+         */
         BINARY
     }
 
@@ -51,10 +61,23 @@ public final class ContentSniffer {
                 && (bytes[3] & 0xFF) == 0xE0) {
             return Kind.OLE2;
         }
+        Charset utf16 = DocumentSource.utf16(bytes);
+        if (utf16 != null) {
+            // UTF-16 text has a NUL byte in every ASCII character: read the probe as characters instead
+            String start = new String(bytes, 2, Math.min(bytes.length, TEXT_PROBE) - 2, utf16);
+            if (start.indexOf('\u0000') >= 0) {
+                return Kind.BINARY;
+            }
+            return looksLikeHtml(start) ? Kind.HTML : Kind.TEXT;
+        }
         if (!isText(bytes)) {
             return Kind.BINARY;
         }
-        return looksLikeHtml(bytes) ? Kind.HTML : Kind.TEXT;
+        int bom = bytes.length >= 3 && (bytes[0] & 0xFF) == 0xEF && (bytes[1] & 0xFF) == 0xBB
+                && (bytes[2] & 0xFF) == 0xBF ? 3 : 0;
+        // ISO-8859-1 maps each byte to one character: the markup's ASCII reads the same in any charset
+        int end = Math.min(bytes.length, TEXT_PROBE);
+        return looksLikeHtml(new String(bytes, bom, end - bom, StandardCharsets.ISO_8859_1)) ? Kind.HTML : Kind.TEXT;
     }
 
     /** Office Open XML documents are zips whose entry names (plain ASCII in the headers) start with word/ etc. */
@@ -83,17 +106,10 @@ public final class ContentSniffer {
         return true;
     }
 
-    private static boolean looksLikeHtml(byte[] bytes) {
-        int i = 0;
-        if (bytes.length >= 3 && (bytes[0] & 0xFF) == 0xEF && (bytes[1] & 0xFF) == 0xBB && (bytes[2] & 0xFF) == 0xBF) {
-            i = 3;
-        }
-        while (i < bytes.length && i < TEXT_PROBE && Character.isWhitespace(bytes[i])) {
-            i++;
-        }
+    private static boolean looksLikeHtml(String text) {
         // An XML declaration or a comment may come first.
-        int probe = Math.min(bytes.length, i + 512);
-        String start = new String(bytes, i, probe - i, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
+        String start = text.stripLeading();
+        start = start.substring(0, Math.min(start.length(), 512)).toLowerCase(Locale.ROOT);
         if (start.startsWith("<?xml") || start.startsWith("<!--")) {
             int close = start.indexOf('>');
             start = close < 0 ? "" : start.substring(close + 1).stripLeading();

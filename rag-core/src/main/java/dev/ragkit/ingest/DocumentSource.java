@@ -3,6 +3,7 @@ package dev.ragkit.ingest;
 import dev.ragkit.error.IngestException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
+import java.nio.charset.Charset;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
@@ -10,10 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One document's bytes as a {@link DocumentParser} receives them, wherever they came from (a file, a database, an
- * upload), with the helpers every text parser needs: strict UTF-8 decoding and line splitting.
+ * upload), with the helpers every text parser needs: strict decoding (UTF-8, or UTF-16 with its byte order mark)
+ * and line splitting.
  *
  * <p>The byte array is not copied: the caller hands it over and must not change it while parsing.
  *
@@ -50,23 +53,28 @@ public record DocumentSource(String path, byte[] bytes, long maxChars) {
     }
 
     /**
-     * The bytes as text: strict UTF-8, a leading byte order mark removed.
+     * The bytes as text: strict UTF-8, or strict UTF-16 when the bytes start with its byte order mark
+     * ({@code FE FF} big-endian, {@code FF FE} little-endian); a leading byte order mark is removed.
      *
      * @return the text
-     * @throws IngestException when the bytes are not valid UTF-8 or hold a NUL byte (a binary file), naming the line
-     *                         of the first bad byte, or when the text is longer than {@link #maxChars()}
+     * @throws IngestException when the bytes are not valid in their encoding or hold a NUL (a binary file), naming
+     *                         the line of the first bad byte, or when the text is longer than {@link #maxChars()}
      */
     public String text() {
-        for (int i = 0; i < bytes.length; i++) {
-            if (bytes[i] == 0) {
-                throw new IngestException(path, lineAtByte(i), "the file contains a NUL byte (offset " + i
-                        + "), so it is binary, not text; exclude it or fix the include globs", null);
+        Charset utf16 = utf16(bytes);
+        if (utf16 == null) {
+            for (int i = 0; i < bytes.length; i++) {
+                if (bytes[i] == 0) {
+                    throw new IngestException(path, lineAtByte(i), "the file contains a NUL byte (offset " + i
+                            + "), so it is binary, not text; exclude it or fix the include globs", null);
+                }
             }
         }
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+        Charset charset = utf16 == null ? StandardCharsets.UTF_8 : utf16;
+        CharsetDecoder decoder = charset.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = ByteBuffer.wrap(bytes);
+        ByteBuffer in = ByteBuffer.wrap(bytes, utf16 == null ? 0 : 2, bytes.length - (utf16 == null ? 0 : 2));
         CharBuffer out = CharBuffer.allocate(bytes.length);
         CoderResult result = decoder.decode(in, out, true);
         if (!result.isError()) {
@@ -74,14 +82,51 @@ public record DocumentSource(String path, byte[] bytes, long maxChars) {
         }
         if (result.isError()) {
             int offset = in.position();
-            throw new IngestException(path, lineAtByte(offset),
-                    "the file is not valid UTF-8 (byte offset " + offset + "); save it as UTF-8", null);
+            out.flip();
+            int line = utf16 == null ? lineAtByte(offset) : lineOf(out, out.length());
+            throw new IngestException(path, line, "the file is not valid " + charset.name() + " (byte offset "
+                    + offset + "); save it as UTF-8", null);
         }
         out.flip();
         String text = out.toString();
+        if (utf16 != null && text.indexOf('\u0000') >= 0) {
+            int at = text.indexOf('\u0000');
+            throw new IngestException(path, lineOf(text, at), "the file contains a NUL character (character "
+                    + at + "), so it is binary, not text; exclude it or fix the include globs", null);
+        }
         text = !text.isEmpty() && text.charAt(0) == '\uFEFF' ? text.substring(1) : text;
         requireWithinLimit(text.length());
         return text;
+    }
+
+    /**
+     * The charset a UTF-16 byte order mark names.
+     *
+     * @param bytes a document's bytes
+     * @return {@code UTF-16BE} for {@code FE FF}, {@code UTF-16LE} for {@code FF FE}, else {@code null}
+     */
+    static @Nullable Charset utf16(byte[] bytes) {
+        if (bytes.length < 2) {
+            return null;
+        }
+        int first = bytes[0] & 0xFF;
+        int second = bytes[1] & 0xFF;
+        if (first == 0xFE && second == 0xFF) {
+            return StandardCharsets.UTF_16BE;
+        }
+        return first == 0xFF && second == 0xFE ? StandardCharsets.UTF_16LE : null;
+    }
+
+    /** The 1-based line of a character offset. */
+    private static int lineOf(CharSequence text, int offset) {
+        int line = 1;
+        for (int i = 0; i < offset && i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n' || (c == '\r' && (i + 1 >= text.length() || text.charAt(i + 1) != '\n'))) {
+                line++;
+            }
+        }
+        return line;
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -26,7 +27,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * HTML pages, on jsoup: the page's main text — {@code <main>} (or the one {@code <article>}) when the page has one,
  * else the body — without scripts, styles, navigation, headers and footers of the site, asides and hidden
- * elements. {@code <h1>}..{@code <h6>} open sections, each block element ({@code p}, {@code div}, list items,
+ * elements (the {@code hidden} attribute, {@code aria-hidden="true"}, {@code <template>}, and an inline
+ * {@code style} with {@code display: none} or {@code visibility: hidden}; stylesheet rules are not evaluated).
+ * {@code <h1>}..{@code <h6>} open sections, each block element ({@code p}, {@code div}, list items,
  * table rows, {@code pre}, …) becomes its own line or lines, list items start with {@code - }, table rows join
  * their cells with {@code  | }, and preformatted text keeps its line breaks. Local {@code href}s become links, so
  * link following works across an exported documentation site. The title is {@code <title>}, else the first
@@ -34,14 +37,19 @@ import org.jspecify.annotations.Nullable;
  * {@code <meta name="author">} the metadata key {@code author}.
  *
  * <p>A page with no text outside those parts is an empty document (stored without chunks, like an empty markdown
- * file), so it replaces an older version of itself. The character set comes from the byte order mark or the page's {@code <meta charset>}, UTF-8 otherwise. The
- * page is walked without recursion, so deeply nested markup cannot overflow the stack; the extracted text counts
- * against the source's character limit. The {@link DocumentParser} with id {@code html}; stateless and
- * thread-safe.
+ * file), so it replaces an older version of itself. The character set comes from the byte order mark (UTF-8,
+ * UTF-16 big- or little-endian) or the page's {@code <meta charset>}, UTF-8 otherwise. The page is walked
+ * without recursion, so deeply nested markup cannot overflow the stack; the extracted text counts against the
+ * source's character limit. The {@link DocumentParser} with id {@code html}; stateless and thread-safe.
  */
 public final class HtmlDocumentParser implements DocumentParser {
-    private static final String BOILERPLATE = "script, style, noscript, template, svg, iframe, object, nav, aside, "
-            + "footer, [hidden], [aria-hidden=true], [role=navigation], [role=banner], [role=contentinfo]";
+    private static final String BOILERPLATE = "script, style, noscript, svg, iframe, object, nav, aside, "
+            + "footer, [role=navigation], [role=banner], [role=contentinfo]";
+    /** Elements a reader never sees; {@code hidden="until-found"} is content the browser's find reveals. */
+    private static final String HIDDEN = "template, [hidden]:not([hidden=until-found]), [aria-hidden=true]";
+    /** An inline style that hides the element: {@code display: none}, {@code visibility: hidden|collapse}. */
+    private static final Pattern HIDING_STYLE = Pattern.compile("(?i)(?:^|;)\\s*(?:display\\s*:\\s*none"
+            + "|visibility\\s*:\\s*(?:hidden|collapse))\\s*(?:!\\s*important\\s*)?(?:;|$)");
     private static final Set<String> BLOCKS = Set.of("address", "article", "blockquote", "body", "dd", "details",
             "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "form", "header", "hr", "li", "main",
             "ol", "p", "section", "summary", "table", "tbody", "thead", "tfoot", "ul", "caption");
@@ -76,6 +84,8 @@ public final class HtmlDocumentParser implements DocumentParser {
         } catch (IOException | RuntimeException e) {
             throw new IngestException(source.path(), 0, "not a readable HTML page (" + e.getMessage() + ")", e);
         }
+        // hidden parts go first, from the whole page: a hidden <main> or <article> must not become the content
+        removeHidden(page);
         Element root = mainContent(page);
         root.select(BOILERPLATE).remove();
         page.select("body > header, body > div > header").remove();      // the site's banner, not the page's
@@ -96,6 +106,15 @@ public final class HtmlDocumentParser implements DocumentParser {
             builder.summary(description);
         }
         return builder.build();
+    }
+
+    /** Removes what a browser does not show: templates, hidden and aria-hidden elements, inline-styled hiding. */
+    private static void removeHidden(Document page) {
+        for (Element element : page.select(HIDDEN + ", [style]")) {
+            if (element.is(HIDDEN) || HIDING_STYLE.matcher(element.attr("style")).find()) {
+                element.remove();
+            }
+        }
     }
 
     private static Element mainContent(Document page) {

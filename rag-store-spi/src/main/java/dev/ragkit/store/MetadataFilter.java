@@ -49,6 +49,22 @@ public sealed interface MetadataFilter
         MetadataFilter.And, MetadataFilter.Or, MetadataFilter.Not {
 
     /**
+     * The deepest nesting {@link #parse(String)} reads: at most this many parentheses and {@code not}s around any
+     * point of the text. Deeper text is refused (a {@link MetadataFilterSyntaxException}) instead of exhausting
+     * the stack; no hand-written filter comes near it.
+     */
+    int MAX_NESTING = 64;
+
+    /**
+     * The most conditions {@link #parse(String)} reads: each comparison counts one, and each {@code not} one
+     * more (also the one inside {@code !=} and {@code not in}); {@code key in (a, b, c)} is one condition however
+     * many values it lists. More are refused (a {@link MetadataFilterSyntaxException}): a store turns every
+     * condition into at least one query clause, and Lucene refuses a query of more than 1,024 clauses, of which
+     * a search's own text takes up to 512.
+     */
+    int MAX_CONDITIONS = 256;
+
+    /**
      * Whether a document with this metadata passes the filter.
      *
      * @param metadata a document's metadata
@@ -187,11 +203,13 @@ public sealed interface MetadataFilter
      * {@code key not in (a, b)}, joined with {@code and}, {@code or}, {@code not} (case-insensitive; {@code and}
      * binds tighter than {@code or}) and parentheses. Keys and values are bare words (anything but blanks and
      * {@code ( ) , = ! < > ' "}) or quoted with {@code '…'} or {@code "…"} (a backslash escapes the next
-     * character).
+     * character). The text may nest at most {@link #MAX_NESTING} parentheses and {@code not}s deep and hold at
+     * most {@link #MAX_CONDITIONS} conditions.
      *
      * @param text the filter, e.g. {@code year >= 2024 and product = x}
      * @return the filter
-     * @throws MetadataFilterSyntaxException when the text is not a filter; its message names the column
+     * @throws MetadataFilterSyntaxException when the text is not a filter, or goes beyond one of the limits; its
+     *                                       message names the column (and the limit)
      */
     static MetadataFilter parse(String text) {
         return new MetadataFilterParser(Objects.requireNonNull(text, "text")).parse();

@@ -26,6 +26,12 @@ import org.jspecify.annotations.Nullable;
  * list       := "(" word ("," word)* ")"
  * word       := bare | '…' | "…"
  * </pre>
+ *
+ * <p>Two limits keep a hostile or generated text from exhausting the stack or a store's query size: at most
+ * {@link MetadataFilter#MAX_NESTING} parentheses and {@code not}s around any point, and at most
+ * {@link MetadataFilter#MAX_CONDITIONS} conditions (each comparison counts one, each {@code not} one more,
+ * including the one inside {@code !=} and {@code not in}). Either is a {@link MetadataFilterSyntaxException} at
+ * the column where the limit was passed, before the parser goes deeper.
  */
 final class MetadataFilterParser {
     private static final Pattern BARE = Pattern.compile("[^\\s(),=!<>'\"]+");
@@ -54,6 +60,10 @@ final class MetadataFilterParser {
     private final String input;
     private final List<Token> tokens;
     private int next;
+    /** The parentheses and {@code not}s open around the current token. */
+    private int depth;
+    /** The comparisons and {@code not}s read so far. */
+    private int conditions;
 
     MetadataFilterParser(String input) {
         this.input = input;
@@ -96,10 +106,15 @@ final class MetadataFilterParser {
     private MetadataFilter unary() {
         Token t = peek();
         if (t.isKeyword("not")) {
+            enter(t);
+            count(t);
             next++;
-            return new MetadataFilter.Not(unary());
+            MetadataFilter operand = unary();
+            depth--;
+            return new MetadataFilter.Not(operand);
         }
         if (t.kind == Kind.LPAREN) {
+            enter(t);
             next++;
             MetadataFilter inner = or();
             Token close = peek();
@@ -108,9 +123,28 @@ final class MetadataFilterParser {
                         + close.describe());
             }
             next++;
+            depth--;
             return inner;
         }
         return comparison();
+    }
+
+    /** One more level of nesting at {@code t}: refused beyond {@link MetadataFilter#MAX_NESTING}. */
+    private void enter(Token t) {
+        if (++depth > MetadataFilter.MAX_NESTING) {
+            throw error(t.column, "the filter nests deeper than " + MetadataFilter.MAX_NESTING + " levels of '(' "
+                    + "and 'not' (the limit); write it flatter: a or b or c needs no parentheses around b or c, "
+                    + "and 'not not x' is x");
+        }
+    }
+
+    /** One more condition at {@code t}: refused beyond {@link MetadataFilter#MAX_CONDITIONS}. */
+    private void count(Token t) {
+        if (++conditions > MetadataFilter.MAX_CONDITIONS) {
+            throw error(t.column, "the filter has more than " + MetadataFilter.MAX_CONDITIONS + " conditions "
+                    + "(the limit; each comparison counts one and each 'not', '!=' or 'not in' one more); list the "
+                    + "values of one key as key in (a, b, c), which counts once, or split the filter");
+        }
     }
 
     private MetadataFilter comparison() {
@@ -122,6 +156,7 @@ final class MetadataFilterParser {
         if (key.text.isBlank()) {
             throw error(key.column, "a metadata key must not be blank");
         }
+        count(key);
         next++;
         Token op = peek();
         if (op.isKeyword("in")) {
@@ -134,12 +169,16 @@ final class MetadataFilterParser {
             if (!in.isKeyword("in")) {
                 throw error(in.column, "expected 'in' after '" + key.text + " not', found " + in.describe());
             }
+            count(op);
             next++;
             return new MetadataFilter.Not(in(key));
         }
         if (op.kind != Kind.OP) {
             throw error(op.column, "expected one of = != < <= > >= in after the key '" + key.text + "', found "
                     + op.describe());
+        }
+        if (op.text.equals("!=")) {
+            count(op);
         }
         next++;
         Token value = value("after '" + op.text + "'");
