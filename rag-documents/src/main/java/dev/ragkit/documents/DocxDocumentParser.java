@@ -89,7 +89,7 @@ public final class DocxDocumentParser implements DocumentParser {
         } catch (IngestException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
-            throw new IngestException(path, 0, "not a readable Word document (" + e.getMessage() + "); open it in "
+            throw new IngestException(path, 0, "not a readable Word document (" + ParserMessages.reason(e) + "); open it in "
                     + "Word or LibreOffice and save it again as .docx", e);
         }
     }
