@@ -13,6 +13,8 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -52,6 +54,8 @@ public final class RagkitCli implements Runnable {
             + "details to this file: RagKit's debug messages and every library's (PDFBox, POI, ...) with their stack "
             + "traces; the console shows neither")
     String logFile;
+
+    private static final Logger LOG = LoggerFactory.getLogger(RagkitCli.class);
 
     private final CliContext context;
 
@@ -126,9 +130,13 @@ public final class RagkitCli implements Runnable {
     private static int executeLogged(ParseResult parsed, CliContext context) {
         String logFile = null;
         CommandLine last = parsed.commandSpec().commandLine();
+        StringBuilder commands = new StringBuilder("ragkit");
         for (ParseResult command = parsed; command != null; command = command.subcommand()) {
             logFile = command.matchedOptionValue(LOG_FILE, logFile);
             last = command.commandSpec().commandLine();
+            if (command != parsed) {
+                commands.append(' ').append(last.getCommandName());
+            }
         }
         Path file = null;
         CliLogging logging;
@@ -146,6 +154,9 @@ public final class RagkitCli implements Runnable {
             return USAGE;
         }
         context.logFile = file;
+        BuildInfo build = BuildInfo.current();
+        // Heads each run in an appended log file; the arguments stay out (a question is the user's own text).
+        LOG.info("started {} (version {}, commit {}) in {}", commands, build.version(), build.commit(), context.cwd);
         try {
             return new CommandLine.RunLast().execute(parsed);
         } finally {

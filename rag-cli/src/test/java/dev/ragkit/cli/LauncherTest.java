@@ -120,9 +120,8 @@ final class LauncherTest {
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, RagkitCli.class.getName());
         manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, classPath.toString().strip());
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream ignored = new JarOutputStream(out,
-                manifest)) {
-            // the manifest is the whole jar
+        try (OutputStream out = Files.newOutputStream(jar)) {
+            new JarOutputStream(out, manifest).close();                  // the manifest is the whole jar
         }
     }
 }

@@ -107,7 +107,8 @@ final class QuietCliTest {
             assertThat(log).contains(name + ": not a readable");
         }
         assertThat(log).as("the causes, with their stack traces").containsPattern("\tat org\\.apache\\.(pdfbox|poi)\\.");
-        assertThat(log).contains("WARN ").contains("DEBUG ");
+        assertThat(log).contains("WARN ").contains("DEBUG ")
+                .containsPattern("INFO  dev\\.ragkit\\.cli\\.RagkitCli: started ragkit index \\(version \\S+, commit ");
     }
 
     @Test
