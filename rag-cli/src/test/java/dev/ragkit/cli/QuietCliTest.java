@@ -139,7 +139,9 @@ final class QuietCliTest {
         CliRun index = CliRun.of(env, cwd, "--log-file", "no-such-folder/ragkit.log", "index", "kb");
 
         assertThat(index.code()).isEqualTo(RagkitCli.USAGE);
-        assertThat(index.err()).contains("--log-file").contains("no-such-folder");
+        assertThat(index.err()).contains("--log-file no-such-folder/ragkit.log: cannot append to")
+                .contains("(its folder does not exist); name a file in a folder you can write to")
+                .contains("Try 'ragkit index --help'.");
         assertThat(cwd.resolve(".ragkit")).doesNotExist();                // nothing ran
     }
 
