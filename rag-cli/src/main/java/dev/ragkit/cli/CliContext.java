@@ -28,6 +28,8 @@ final class CliContext {
     final Map<String, String> env;
     final Path cwd;
     final boolean interactive;
+    /** The {@code --log-file} of this command, once the command line is parsed; {@code null} without one. */
+    volatile @Nullable Path logFile;
 
     CliContext(PrintWriter out, PrintWriter err, Map<String, String> env, Path cwd, boolean interactive) {
         this.out = out;
@@ -62,6 +64,11 @@ final class CliContext {
         }
         String variable = env.get(RagConfig.CHAT_MODEL);
         return variable == null || variable.isBlank() ? null : config().chatModel();
+    }
+
+    /** @return whether the details of the log are kept somewhere: a {@code --log-file} or {@code RAGKIT_DEBUG} */
+    boolean detailsLogged() {
+        return logFile != null || RagkitCli.debug(env);
     }
 
     /** @param path a path as the user typed it @return it resolved against the working directory */

@@ -253,8 +253,28 @@ final class IndexCommand extends CliCommand {
                         files.size() - LISTED_PER_REASON, reason.description());
             }
         });
-        report.filesFailed().forEach(f -> context.out.println("  failed  " + Terminal.line(f.path()) + ": "
-                + Terminal.line(f.message())));
+        report.filesFailed().forEach(f -> context.out.println("  failed  " + Terminal.line(failure(f))));
+        if (!report.filesFailed().isEmpty()) {
+            Path logFile = context.logFile;
+            context.out.println(logFile != null ? "  (the parsers' details: " + Terminal.line(logFile.toString()) + ")"
+                    : RagkitCli.debug(context.env) ? "  (the parsers' details are above, on standard error)"
+                    : "  (the parsers' details: run again with --log-file <file>, or with RAGKIT_DEBUG=1)");
+        }
+        int gone = report.documentsGone();
+        if (gone > 0) {
+            context.out.printf(Locale.ROOT, "%d indexed %s gone; run again with --sync to remove %s from the "
+                    + "index.%n", gone, gone == 1 ? "document's file is" : "documents' files are",
+                    gone == 1 ? "it" : "them");
+        }
+    }
+
+    /**
+     * @return the failed file and why, naming the file once: the reason of a file that could not be read starts with
+     *         its path already ({@code a.pdf: not a readable PDF}, {@code a.md:3: …})
+     */
+    static String failure(IndexReport.FailedFile file) {
+        String message = file.message();
+        return message.startsWith(file.path() + ":") ? message : file.path() + ": " + message;
     }
 
     /** The folder's own name: the same files get the same paths wherever the command runs from. */

@@ -6,10 +6,20 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.ScopeType;
 
 /**
  * {@code ragkit}: index folders of markdown, ask questions with cited answers, evaluate retrieval, check health —
@@ -19,8 +29,10 @@ import picocli.CommandLine.Command;
  * <p>Exit codes: {@value #OK} success (for {@code ask}: the answer is cited), {@value #ERROR} error,
  * {@value #USAGE} bad usage, {@value #ROUTED} the question was routed to a human (or declined).
  */
-@Command(name = "ragkit", mixinStandardHelpOptions = true, version = "ragkit 0.1.0-SNAPSHOT",
+@Command(name = "ragkit", mixinStandardHelpOptions = true, versionProvider = BuildInfo.VersionProvider.class,
         description = "Grounded answers from your documents, or an honest hand-off to a human.",
+        footer = "Library warnings and stack traces stay off the console: --log-file keeps them, RAGKIT_DEBUG=1 shows "
+                + "them.",
         subcommands = {IndexCommand.class, AskCommand.class, EvalCommand.class, HealthCommand.class,
             McpCommand.class, MigrateCommand.class, ModelsCommand.class})
 public final class RagkitCli implements Runnable {
@@ -32,6 +44,18 @@ public final class RagkitCli implements Runnable {
     public static final int USAGE = 2;
     /** {@code ask} answered but routed the question to a human (or declined). */
     public static final int ROUTED = 3;
+    /** The environment variable that puts the details (log and stack traces) on standard error. */
+    static final String RAGKIT_DEBUG = "RAGKIT_DEBUG";
+    /** The global option naming the file the details of the log are appended to. */
+    static final String LOG_FILE = "--log-file";
+
+    /** Read from the parse result of whichever command it was given to: it is inherited by every subcommand. */
+    @Option(names = LOG_FILE, paramLabel = "<file>", scope = ScopeType.INHERIT, description = "append the log's "
+            + "details to this file: RagKit's debug messages and every library's (PDFBox, POI, ...) with their stack "
+            + "traces; the console shows neither")
+    String logFile;
+
+    private static final Logger LOG = LoggerFactory.getLogger(RagkitCli.class);
 
     private final CliContext context;
 
@@ -83,6 +107,7 @@ public final class RagkitCli implements Runnable {
         });
         cli.setOut(out);
         cli.setErr(err);
+        cli.setExecutionStrategy(parsed -> executeLogged(parsed, context));
         cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
             if (e instanceof UsageException usage) {
                 err.println("ragkit: " + Terminal.line(String.valueOf(e.getMessage())));
@@ -91,12 +116,60 @@ public final class RagkitCli implements Runnable {
                 return USAGE;
             }
             err.println("ragkit: " + Terminal.line(describe(e)));
-            if (env.get("RAGKIT_DEBUG") != null) {
+            if (debug(env)) {
                 e.printStackTrace(err);
             }
             return ERROR;
         });
         return cli.execute(args);
+    }
+
+    /**
+     * Runs the command the user asked for with the log sent where {@link CliLogging} says, then puts the logging
+     * back; a {@code --log-file} that cannot be opened is a usage error before anything runs.
+     */
+    private static int executeLogged(ParseResult parsed, CliContext context) {
+        String logFile = null;
+        CommandLine last = parsed.commandSpec().commandLine();
+        StringBuilder commands = new StringBuilder("ragkit");
+        for (ParseResult command = parsed; command != null; command = command.subcommand()) {
+            logFile = command.matchedOptionValue(LOG_FILE, logFile);
+            last = command.commandSpec().commandLine();
+            if (command != parsed) {
+                commands.append(' ').append(last.getCommandName());
+            }
+        }
+        Path file = null;
+        CliLogging logging;
+        try {
+            file = logFile == null ? null : context.resolve(logFile);
+            logging = CliLogging.install(context.err, file, debug(context.env));
+        } catch (IOException | InvalidPathException e) {
+            String why = e instanceof NoSuchFileException ? "its folder does not exist"
+                    : e instanceof AccessDeniedException ? "permission denied"
+                    : e instanceof FileSystemException && Files.isDirectory(file) ? "it is a folder" : e.getMessage();
+            context.err.println("ragkit: " + LOG_FILE + " " + Terminal.line(logFile) + ": cannot append to "
+                    + Terminal.line(String.valueOf(file != null ? file : logFile)) + " (" + Terminal.line(why)
+                    + "); name a file in a folder you can write to");
+            context.err.println("Try 'ragkit " + last.getCommandName() + " --help'.");
+            return USAGE;
+        }
+        context.logFile = file;
+        BuildInfo build = BuildInfo.current();
+        // Heads each run in an appended log file; the arguments stay out (a question is the user's own text).
+        LOG.info("started {} (version {}, commit {}) in {}", commands, build.version(), build.commit(), context.cwd);
+        try {
+            return new CommandLine.RunLast().execute(parsed);
+        } finally {
+            logging.close();
+        }
+    }
+
+    /** @return whether {@code RAGKIT_DEBUG} is set (to anything but empty, 0 or false) */
+    static boolean debug(Map<String, String> env) {
+        String value = env.get(RAGKIT_DEBUG);
+        return value != null && !value.isBlank() && !value.strip().equals("0")
+                && !value.strip().equalsIgnoreCase("false");
     }
 
     /**

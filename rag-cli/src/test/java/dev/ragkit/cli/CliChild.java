@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The real {@code ragkit} command in a child JVM (the test class path), for what one JVM cannot show: two processes
  * at once, and {@code kill -9}. Standard error is collected line by line as it comes, so that a test can wait for a
- * stage of the run before it acts; standard output is discarded.
+ * stage of the run before it acts; standard output is discarded. {@link #run} runs one command to its end and keeps
+ * both streams.
  */
 final class CliChild implements AutoCloseable {
     private final Process process;
@@ -37,6 +39,38 @@ final class CliChild implements AutoCloseable {
         builder.environment().putAll(env);
         builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
         return new CliChild(builder.start());
+    }
+
+    /**
+     * Runs {@code ragkit args} to the end in a child JVM, as a user's shell does: standard output and standard error
+     * are the child's real ones (where logging writes), collected whole.
+     *
+     * @return the exit code and both streams
+     */
+    static CliRun run(Map<String, String> env, Path cwd, long timeoutSeconds, String... args) throws IOException,
+            InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                "dev.ragkit.cli.RagkitCli"));
+        command.addAll(List.of(args));
+        Path out = Files.createTempFile("ragkit-child", ".out");
+        Path err = Files.createTempFile("ragkit-child", ".err");
+        try {
+            ProcessBuilder builder = new ProcessBuilder(command).directory(cwd.toFile())
+                    .redirectOutput(out.toFile()).redirectError(err.toFile());
+            builder.environment().putAll(env);
+            Process process = builder.start();
+            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+                throw new AssertionError("ragkit did not finish in " + timeoutSeconds + " s; stderr:\n"
+                        + Files.readString(err, StandardCharsets.UTF_8));
+            }
+            return new CliRun(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
     }
 
     private void collect() {

@@ -17,6 +17,8 @@ import java.util.TreeMap;
  * @param chunks           chunks stored
  * @param tokens           tokens in those chunks
  * @param documentsDeleted documents the sync mode deleted because their files are gone (0 without sync)
+ * @param documentsGone    documents of this folder whose files are gone and that stay in the store because the run
+ *                         did not sync (0 with sync, and when the run was cancelled)
  * @param linksDropped     links dropped by the parser because they would leave the root, over all indexed files
  * @param linksBroken      links kept that point nowhere: no file at their target under the root (link following
  *                         skips them), over all indexed files
@@ -35,6 +37,7 @@ public record IndexReport(
         long chunks,
         long tokens,
         int documentsDeleted,
+        int documentsGone,
         long linksDropped,
         long linksBroken,
         Map<String, TypeCounts> types,
@@ -51,12 +54,25 @@ public record IndexReport(
         filesSkipped = List.copyOf(Objects.requireNonNull(filesSkipped, "filesSkipped"));
         filesFailed = List.copyOf(Objects.requireNonNull(filesFailed, "filesFailed"));
         if (filesIndexed < 0 || filesUnchanged < 0 || chunks < 0 || tokens < 0 || documentsDeleted < 0
-                || linksDropped < 0 || linksBroken < 0) {
+                || documentsGone < 0 || linksDropped < 0 || linksBroken < 0) {
             throw new IllegalArgumentException("report counts must not be negative");
         }
         types = Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(types, "types")));
         Objects.requireNonNull(inputLimit, "inputLimit");
         Objects.requireNonNull(elapsed, "elapsed");
+    }
+
+    /**
+     * A report without gone documents counted: as before {@link #documentsGone()} existed.
+     *
+     * @throws IllegalArgumentException on negative counts
+     */
+    public IndexReport(int filesIndexed, int filesUnchanged, List<SkippedFile> filesSkipped,
+            List<FailedFile> filesFailed, long chunks, long tokens, int documentsDeleted, long linksDropped,
+            long linksBroken, Map<String, TypeCounts> types, InputLimit inputLimit, boolean cancelled,
+            Duration elapsed) {
+        this(filesIndexed, filesUnchanged, filesSkipped, filesFailed, chunks, tokens, documentsDeleted, 0,
+                linksDropped, linksBroken, types, inputLimit, cancelled, elapsed);
     }
 
     /**

@@ -65,6 +65,9 @@ final class IndexRun {
 
     void failed(String path, String type, IngestException error) {
         LOG.warn("{}", error.getMessage());
+        if (error.getCause() != null) {
+            LOG.debug("{} failed because of", path, error.getCause());        // the parser's details, for a log file
+        }
         failed.add(new IndexReport.FailedFile(path, error.getMessage()));
         count(type, 3);
         listener.onFileFailed(path, error);
@@ -79,7 +82,7 @@ final class IndexRun {
                 Duration.ofNanos(System.nanoTime() - started));
     }
 
-    IndexReport report(int deleted, boolean cancelled, Duration elapsed) {
+    IndexReport report(int deleted, int gone, boolean cancelled, Duration elapsed) {
         skipped.sort(Comparator.comparing(IndexReport.SkippedFile::path));
         failed.sort(Comparator.comparing(IndexReport.FailedFile::path));
         Map<String, IndexReport.TypeCounts> counts = new HashMap<>();
@@ -87,7 +90,7 @@ final class IndexRun {
         if (input.chunksOver() > 0) {
             LOG.warn("{}", input.describe(chunks));
         }
-        return new IndexReport(indexed, unchanged, skipped, failed, chunks, tokens, deleted, linksDropped,
+        return new IndexReport(indexed, unchanged, skipped, failed, chunks, tokens, deleted, gone, linksDropped,
                 linksBroken, counts, input, cancelled, elapsed);
     }
 }

@@ -69,7 +69,8 @@ import org.slf4j.LoggerFactory;
  * itself ends the run and propagates; documents stored before it stay whole. With {@link Builder#sync(boolean)
  * sync(true)}, after a finished run, the tenant's documents (under the path prefix) whose files are gone are deleted:
  * files the walk did not meet at all. A file the include/exclude globs leave out, of a type no parser reads, or
- * skipped or failed for any other reason still exists, and its document stays. With an
+ * skipped or failed for any other reason still exists, and its document stays. Without sync, those documents stay
+ * and the report counts them ({@link IndexReport#documentsGone()}). With an
  * {@link Builder#auditSink(AuditSink) audit sink}, each run writes one
  * {@link AuditOperation#INDEX} record: tenant, folder, counts, outcome and latency.
  *
@@ -201,9 +202,10 @@ public final class Indexer {
         if (!cancelled && !batch.flush()) {
             cancelled = true;
         }
-        int deleted = sync && !cancelled ? deleteGone(scan) : 0;
+        List<StoredDocument> gone = cancelled ? List.of() : gone(scan);
+        int deleted = sync ? delete(gone) : 0;
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
-        IndexReport report = run.report(deleted, cancelled, elapsed);
+        IndexReport report = run.report(deleted, sync ? 0 : gone.size(), cancelled, elapsed);
         listener.onProgress(new IndexProgress(run.done, scan.candidates.size(), report.chunks(), report.tokens(),
                 elapsed));
         LOG.info("indexed {} of {} files under {} into tenant '{}': {} unchanged, {} chunks, {} skipped, {} failed,"
@@ -270,12 +272,12 @@ public final class Indexer {
         return suggestion.replaceAll("[^A-Za-z0-9._-]", "-");
     }
 
-    private int deleteGone(FolderScanner.Scan scan) {
+    /** @return the tenant's documents of this folder (under the prefix) whose files are gone */
+    private List<StoredDocument> gone(FolderScanner.Scan scan) {
         Set<String> present = scan.seen();
         String root = scan.realRoot.toString();
-        Scope admin = Scope.unrestricted(ingestor.tenant());
-        int deleted = 0;
-        for (StoredDocument document : store.documents(admin)) {
+        List<StoredDocument> gone = new ArrayList<>();
+        for (StoredDocument document : store.documents(Scope.unrestricted(ingestor.tenant()))) {
             if (!document.path().startsWith(pathPrefix)) {
                 continue;                       // another folder's document in the same tenant
             }
@@ -284,11 +286,19 @@ public final class Indexer {
                 continue;                       // another folder's, under the same prefix (never deleted by this one)
             }
             String path = document.path().substring(pathPrefix.length());
-            if (present.contains(path) || scan.underUnlistedFolder(path)) {
-                continue;
+            if (!present.contains(path) && !scan.underUnlistedFolder(path)) {
+                gone.add(document);
             }
+        }
+        return gone;
+    }
+
+    private int delete(List<StoredDocument> gone) {
+        Scope admin = Scope.unrestricted(ingestor.tenant());
+        int deleted = 0;
+        for (StoredDocument document : gone) {
             if (store.delete(admin, document.id())) {
-                LOG.debug("sync deleted {} (file gone)", path);
+                LOG.debug("sync deleted {} (file gone)", document.path());
                 deleted++;
             }
         }

@@ -586,11 +586,13 @@ final class IndexerTest {
         Files.delete(root.resolve("dir/gone-too.md"));
         IndexReport withoutSync = indexer().include("**/*.md").build().index(root);
         assertThat(withoutSync.documentsDeleted()).isZero();
+        assertThat(withoutSync.documentsGone()).isEqualTo(2);                // other.txt is left out, not gone
         assertThat(storedPaths()).hasSize(4);
 
         IndexReport report = indexer().include("**/*.md").sync(true).build().index(root);
 
         assertThat(report.documentsDeleted()).isEqualTo(2);
+        assertThat(report.documentsGone()).isZero();
         assertThat(storedPaths()).containsExactly("keep.md", "other.txt");     // other.txt exists: not gone
         assertThat(store.documents(Scope.unrestricted("other"))).extracting(StoredDocument::path)
                 .containsExactly("dir/gone-too.md", "gone.md", "keep.md", "other.txt");

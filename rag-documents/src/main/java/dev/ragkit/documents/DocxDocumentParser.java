@@ -97,7 +97,7 @@ public final class DocxDocumentParser implements DocumentParser {
         } catch (IOException | RuntimeException e) {
             String hostile = expansion(e);
             throw new IngestException(path, 0, hostile != null ? hostile : "not a readable Word document ("
-                    + e.getMessage() + "); open it in Word or LibreOffice and save it again as .docx", e);
+                    + ParserMessages.reason(e) + "); open it in Word or LibreOffice and save it again as .docx", e);
         }
     }
 

@@ -82,7 +82,7 @@ public final class HtmlDocumentParser implements DocumentParser {
         try {
             page = Jsoup.parse(new ByteArrayInputStream(source.bytes()), null, "");
         } catch (IOException | RuntimeException e) {
-            throw new IngestException(source.path(), 0, "not a readable HTML page (" + e.getMessage() + ")", e);
+            throw new IngestException(source.path(), 0, "not a readable HTML page (" + ParserMessages.reason(e) + ")", e);
         }
         // hidden parts go first, from the whole page: a hidden <main> or <article> must not become the content
         removeHidden(page);

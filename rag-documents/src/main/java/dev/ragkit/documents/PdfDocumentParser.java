@@ -86,12 +86,13 @@ public final class PdfDocumentParser implements DocumentParser {
             throw new DocumentSkippedException(path, SkipReason.ENCRYPTED, "it needs a password to open; save an "
                     + "unprotected copy to index it", e);
         } catch (IOException e) {
-            throw new IngestException(path, 0, "not a readable PDF (" + e.getMessage() + "); it may be truncated or "
+            throw new IngestException(path, 0, "not a readable PDF (" + ParserMessages.reason(e) + "); it may be truncated or "
                     + "damaged: open it in a PDF reader and save it again", e);
         } catch (IngestException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new IngestException(path, 0, "the PDF could not be read: " + e, e);
+            throw new IngestException(path, 0, "the PDF could not be read (" + ParserMessages.reason(e) + "); it may be "
+                    + "damaged: open it in a PDF reader and save it again", e);
         }
     }
 

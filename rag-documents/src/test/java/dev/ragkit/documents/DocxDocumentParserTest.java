@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ragkit.error.IngestException;
 import dev.ragkit.ingest.DocumentSource;
 import dev.ragkit.ingest.ParsedDocument;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 
@@ -65,6 +67,25 @@ class DocxDocumentParserTest {
             assertThatThrownBy(() -> parser.parse(source)).as(source.path()).isInstanceOf(IngestException.class)
                     .hasMessageContaining(source.path()).hasMessageContaining("save it again as .docx");
         }
+    }
+
+    @Test
+    void aBrokenMainPart_failsWithTheReason_withoutJavaClassNames() throws IOException {
+        ByteArrayOutputStream cut = new ByteArrayOutputStream();
+        try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(Fixtures.bytes("guide.docx")));
+                ZipOutputStream out = new ZipOutputStream(cut)) {
+            for (ZipEntry entry; (entry = in.getNextEntry()) != null; ) {
+                byte[] bytes = in.readAllBytes();
+                out.putNextEntry(new ZipEntry(entry.getName()));
+                out.write(bytes, 0, entry.getName().equals("word/document.xml") ? bytes.length / 2 : bytes.length);
+            }
+        }
+
+        assertThatThrownBy(() -> parser.parse(DocumentSource.of("a/cut.docx", cut.toByteArray())))
+                .isInstanceOf(IngestException.class)
+                .hasMessageStartingWith("a/cut.docx: not a readable Word document (")
+                .hasMessageContaining("XML document structures must start and end")   // XMLBeans' reason, as it is
+                .hasMessageNotContaining("org.apache").hasMessageNotContaining("Exception:");
     }
 
     private static String section(ParsedDocument doc, String text) {

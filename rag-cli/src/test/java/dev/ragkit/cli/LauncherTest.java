@@ -1,0 +1,127 @@
+package dev.ragkit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bin/ragkit}, the launcher, run by {@code sh} as a user's shell runs it: on the test's class path
+ * ({@code RAGKIT_CLASSPATH}), from an installed layout through a symlink, and on the shaded jar when the build has
+ * made it (the package phase comes after the tests).
+ */
+final class LauncherTest {
+    private static final Path REPOSITORY = Path.of(System.getProperty("basedir", "")).toAbsolutePath().getParent();
+    private static final Path LAUNCHER = REPOSITORY.resolve("bin/ragkit");
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void onAClassPath_passesEveryArgumentAsItIs_andReturnsTheExitCode() throws Exception {
+        Map<String, String> env = Map.of("RAGKIT_CLASSPATH", System.getProperty("java.class.path"));
+
+        CliRun version = launch(LAUNCHER, env, "--version");
+        CliRun missing = launch(LAUNCHER, env, "index", "no such  folder");
+
+        assertThat(version.code()).as(version.err()).isZero();
+        assertThat(version.out().lines().findFirst().orElse("")).matches(VersionCliTest.VERSION_LINE)
+                .startsWith("ragkit " + VersionCliTest.pomVersion() + " ");
+        assertThat(missing.code()).isEqualTo(RagkitCli.ERROR);
+        assertThat(missing.err()).contains("'no such  folder' is not a folder");   // one argument, spaces kept
+    }
+
+    @Test
+    void installed_throughASymlink_runsTheJarInItsLibFolder() throws Exception {
+        Path home = Files.createDirectories(tmp.resolve("opt/ragkit"));
+        Path launcher = Files.createDirectories(home.resolve("bin")).resolve("ragkit");
+        Files.copy(LAUNCHER, launcher);
+        manifestOnlyJar(Files.createDirectories(home.resolve("lib")).resolve("ragkit.jar"));
+        Path link = Files.createDirectories(tmp.resolve("usr/bin")).resolve("ragkit");
+        Files.createSymbolicLink(link, link.getParent().relativize(launcher));      // ../../opt/ragkit/bin/ragkit
+
+        CliRun version = launch(link, Map.of(), "--version");
+
+        assertThat(version.code()).as(version.err()).isZero();
+        assertThat(version.out()).startsWith("ragkit " + VersionCliTest.pomVersion() + " (commit ");
+    }
+
+    @Test
+    void withoutAJar_orWithABadJavaHome_saysWhatToDo() throws Exception {
+        Path launcher = Files.createDirectories(tmp.resolve("empty/bin")).resolve("ragkit");
+        Files.copy(LAUNCHER, launcher);
+
+        CliRun noJar = launch(launcher, Map.of(), "--version");
+        CliRun badJava = launch(LAUNCHER, Map.of("JAVA_HOME", tmp.resolve("no-java").toString(),
+                "RAGKIT_CLASSPATH", System.getProperty("java.class.path")), "--version");
+
+        assertThat(noJar.code()).isEqualTo(1);
+        assertThat(noJar.err()).contains("no ragkit jar in " + tmp.resolve("empty").toRealPath())
+                .contains("mvn -B -q -DskipTests -pl rag-cli -am package");
+        assertThat(badJava.code()).isEqualTo(1);
+        assertThat(badJava.err()).contains("JAVA_HOME is " + tmp.resolve("no-java")).contains("bin/java");
+    }
+
+    @Test
+    void theShadedJarOfThisBuild_runsThroughTheLauncher() throws Exception {
+        String version = VersionCliTest.pomVersion();
+        Path jar = REPOSITORY.resolve("rag-cli/target/rag-cli-" + version + ".jar");
+        assumeTrue(Files.isRegularFile(jar), "no shaded jar yet: the package phase builds it after the tests");
+
+        CliRun run = launch(LAUNCHER, Map.of(), "--version");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(run.out()).startsWith("ragkit " + version + " (commit ");
+    }
+
+    /** Runs the launcher with {@code sh}, with JAVA_HOME this JVM's and no RAGKIT_CLASSPATH unless given. */
+    private CliRun launch(Path launcher, Map<String, String> env, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("sh", launcher.toString()));
+        command.addAll(List.of(args));
+        Path out = tmp.resolve("out.txt");
+        Path err = tmp.resolve("err.txt");
+        ProcessBuilder builder = new ProcessBuilder(command).directory(tmp.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        builder.environment().remove("RAGKIT_CLASSPATH");
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+            throw new AssertionError("the launcher did not finish in 120 s");
+        }
+        return new CliRun(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    /** A jar that is only a manifest: the CLI's main class, and this test's class path as its class path. */
+    private static void manifestOnlyJar(Path jar) throws IOException {
+        StringBuilder classPath = new StringBuilder();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (!entry.isEmpty()) {
+                classPath.append(Path.of(entry).toAbsolutePath().toUri()).append(' ');
+            }
+        }
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, RagkitCli.class.getName());
+        manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, classPath.toString().strip());
+        try (OutputStream out = Files.newOutputStream(jar)) {
+            new JarOutputStream(out, manifest).close();                  // the manifest is the whole jar
+        }
+    }
+}
