@@ -22,7 +22,7 @@ public class RagKitProperties {
     private Integer confidenceThreshold;
     /** Where questions go when no owner is known. */
     private String adminEmail;
-    /** Chunks below this cosine similarity are not used, 0 to 1 (default 0.3). */
+    /** Passages below this calibrated relevance are not used, 0 to 1 (default 0.3). */
     private Double minRelevance;
     /** Chunks retrieved per question (default 5). */
     private Integer topK;
