@@ -50,12 +50,14 @@ final class Grounding {
         String answer = result.text();
         List<ContextBlock> used = prompt.blocks();
         Citations found = x.time("grounding", () -> citations.extract(answer, used));
-        Rating rating = selfRating ? x.time("self-rating", () -> rate(x, prompt, answer)) : Rating.OFF;
+        // A quoted answer cannot be rated: no model wrote it, and the extractive backend cannot judge one.
+        boolean quoted = ExtractiveBackend.MODEL.equals(result.model());
+        Rating rating = selfRating && !quoted ? x.time("self-rating", () -> rate(x, prompt, answer)) : Rating.OFF;
         return x.time("grounding", () -> {
             ConfidenceScore confidence = scorer.score(new ConfidenceScorer.Evidence(x.retrievalQuery() != null
                     ? x.retrievalQuery() : x.request.query(), answer, used,
                     found.citations().stream().map(Citation::sourceId).toList(), rating.value,
-                    ExtractiveBackend.MODEL.equals(result.model())));
+                    quoted));
             ResponseBuilder r = ResponseBuilder.of(x).answered(prompt, result);
             if (rating.problem != null) {
                 r.flag(ResponseFlag.SELF_RATING_UNAVAILABLE);
@@ -64,6 +66,9 @@ final class Grounding {
             } else if (!selfRating) {
                 confidence = new ConfidenceScore(confidence.overall(), confidence.retrieval(), confidence.coverage(),
                         null, confidence.explanation() + " (self-rating turned off)");
+            } else if (quoted) {
+                confidence = new ConfidenceScore(confidence.overall(), confidence.retrieval(), confidence.coverage(),
+                        null, confidence.explanation() + " (no self-rating: the answer is quoted)");
             }
             Routing routing = router.route(x.request.scope().tenant(), confidence.overall(), used);
             return r.citations(found.citations()).unknownSourceIds(found.unknownSourceIds()).confidence(confidence)

@@ -235,11 +235,21 @@ public final class RagPipeline implements AutoCloseable {
                 : new LlmQueryTransformer(backend, x.model(), QueryTransformer.keyTerms());
     }
 
-    /** The model's answer grounded: citations, self-rating, confidence and routing (or the without-context answer). */
+    /**
+     * The model's answer grounded: citations, self-rating, confidence and routing (or the without-context answer). An
+     * answer the extractive backend wrote (chosen, or a fallback for a model server that could not be reached) is
+     * reported under its model name, {@value ExtractiveBackend#MODEL}, and flagged
+     * {@link ResponseFlag#EXTRACTIVE_ANSWER}.
+     */
     RagResponse respond(Exchange x, Plan plan, ChatResult result) {
+        boolean extractive = ExtractiveBackend.MODEL.equals(result.model());
+        if (extractive && !ExtractiveBackend.MODEL.equals(x.model())) {
+            x.model(ExtractiveBackend.MODEL);
+        }
         x.observation.generated(result);
-        return plan.withoutContext() ? emptyContext.answered(x, plan, result)
+        RagResponse response = plan.withoutContext() ? emptyContext.answered(x, plan, result)
                 : grounding.ground(x, plan.requirePrompt(), result);
+        return extractive ? ResponseBuilder.withFlag(response, ResponseFlag.EXTRACTIVE_ANSWER) : response;
     }
 
     /** The audit record of an answered request; the listener hears of the response. */

@@ -18,5 +18,11 @@ public enum ResponseFlag {
      * The audit record of this request could not be written; under {@code AuditFailurePolicy.LOG_AND_CONTINUE} the
      * answer is returned anyway, with this flag (under {@code FAIL_REQUEST} the request fails instead).
      */
-    AUDIT_NOT_WRITTEN
+    AUDIT_NOT_WRITTEN,
+    /**
+     * No language model wrote the answer: it quotes the documents ({@code ExtractiveBackend}), because extractive
+     * answers were chosen or because the model server could not be reached ({@code ExtractiveFallbackBackend}).
+     * The response's model is then {@code extractive}.
+     */
+    EXTRACTIVE_ANSWER
 }

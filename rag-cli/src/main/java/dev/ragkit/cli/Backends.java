@@ -1,6 +1,7 @@
 package dev.ragkit.cli;
 
 import dev.ragkit.generation.ExtractiveBackend;
+import dev.ragkit.generation.ExtractiveFallbackBackend;
 import dev.ragkit.generation.HealthStatus;
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.ollama.OllamaBackend;
@@ -10,7 +11,8 @@ import dev.ragkit.openai.OpenAiConfig;
 import java.time.Duration;
 
 /**
- * Chooses the language model: Ollama when it answers, the extractive backend otherwise ({@code auto}); or the one
+ * Chooses the language model: Ollama when it answers, the extractive backend otherwise ({@code auto}, also when
+ * Ollama stops answering later: {@link ExtractiveFallbackBackend}); or the one
  * asked for: {@code ollama}, {@code openai} (any OpenAI-compatible server, from {@code OPENAI_BASE_URL} and
  * {@code OPENAI_API_KEY}), {@code extractive}.
  */
@@ -59,7 +61,10 @@ final class Backends {
         if (mode == Mode.auto && !probe(Mode.ollama, context, model).reachable()) {
             return extractive("no model server answered at " + url);
         }
-        return new Choice(OllamaBackend.builder().config(config).build(), model, false, "ollama at " + url);
+        OllamaBackend ollama = OllamaBackend.builder().config(config).build();
+        // auto: a server that stops answering later (a long ragkit mcp session) gets the same extractive answers
+        return new Choice(mode == Mode.auto ? ExtractiveFallbackBackend.of(ollama) : ollama, model, false,
+                "ollama at " + url);
     }
 
     /** A quick look at the server: short limits and no retries, so a missing server costs a moment only. */

@@ -130,6 +130,19 @@ public final class Indexer {
         return new Builder();
     }
 
+    /**
+     * The path prefix a folder's documents get by default in the CLI ({@code ragkit index}) and the Spring Boot
+     * starter ({@code ragkit.ingest.paths}): the folder's own name, so that the same files get the same stored paths
+     * from any working directory, and several folders can share a tenant.
+     *
+     * @param root a folder
+     * @return its name, e.g. {@code docs} for {@code /srv/app/docs}; empty for a file-system root
+     */
+    public static String defaultPathPrefix(Path root) {
+        Path name = Objects.requireNonNull(root, "root").toAbsolutePath().normalize().getFileName();
+        return name == null ? "" : name.toString();
+    }
+
     /** @return a builder holding this indexer's settings */
     public Builder toBuilder() {
         return settings.copy();
@@ -208,10 +221,18 @@ public final class Indexer {
         IndexReport report = run.report(deleted, sync ? 0 : gone.size(), cancelled, elapsed);
         listener.onProgress(new IndexProgress(run.done, scan.candidates.size(), report.chunks(), report.tokens(),
                 elapsed));
-        LOG.info("indexed {} of {} files under {} into tenant '{}': {} unchanged, {} chunks, {} skipped, {} failed,"
-                + " {} deleted{} in {} ms", report.filesIndexed(), scan.candidates.size(), scan.realRoot,
-                ingestor.tenant(), report.filesUnchanged(), report.chunks(), report.filesSkipped().size(),
-                report.filesFailed().size(), deleted, cancelled ? ", cancelled" : "", elapsed.toMillis());
+        // a run that changed nothing (a periodic rescan of an unchanged folder) is not worth a line at INFO
+        boolean nothing = report.filesIndexed() == 0 && deleted == 0 && report.filesFailed().isEmpty() && !cancelled;
+        String line = "indexed {} of {} files under {} into tenant '{}': {} unchanged, {} chunks, {} skipped, {} failed,"
+                + " {} deleted{} in {} ms";
+        Object[] values = {report.filesIndexed(), scan.candidates.size(), scan.realRoot, ingestor.tenant(),
+                report.filesUnchanged(), report.chunks(), report.filesSkipped().size(), report.filesFailed().size(),
+                deleted, cancelled ? ", cancelled" : "", elapsed.toMillis()};
+        if (nothing) {
+            LOG.debug(line, values);
+        } else {
+            LOG.info(line, values);
+        }
         return report;
     }
 

@@ -4,6 +4,7 @@ import dev.ragkit.error.RagException;
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;
 import dev.ragkit.generation.ChatResult;
+import dev.ragkit.generation.ExtractiveBackend;
 import dev.ragkit.generation.LlmBackend;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,6 +62,11 @@ public final class LlmQueryTransformer implements QueryTransformer {
         messages.add(ChatMessage.user(conversation.toString()));
         try {
             ChatResult result = backend.chat(new ChatRequest(model, messages, 0.0, MAX_TOKENS, CONTEXT_WINDOW, 0L));
+            if (ExtractiveBackend.MODEL.equals(result.model())) {
+                // a fallback for a model server that is down quotes documents; it cannot rewrite a question
+                LOG.debug("no language model rewrote the follow-up (extractive answer); using the fallback");
+                return fallback.standalone(question, history);
+            }
             String rewritten = clean(result.text());
             if (acceptable(rewritten, question)) {
                 return rewritten;

@@ -5,12 +5,15 @@ import dev.ragkit.RagObserver;
 import dev.ragkit.RagPipeline;
 import dev.ragkit.audit.AuditSink;
 import dev.ragkit.generation.ExtractiveBackend;
+import dev.ragkit.generation.ExtractiveFallbackBackend;
 import dev.ragkit.generation.LlmBackend;
+import dev.ragkit.generation.LlmBackendProvider;
 import dev.ragkit.generation.LlmBackends;
 import dev.ragkit.grounding.InMemoryOwnerDirectory;
 import dev.ragkit.grounding.Owner;
 import dev.ragkit.grounding.OwnerDirectory;
 import dev.ragkit.ingest.Embedder;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import dev.ragkit.ingest.Embedders;
 import dev.ragkit.ingest.CachingEmbedder;
@@ -18,10 +21,15 @@ import dev.ragkit.micrometer.MicrometerRagObserver;
 import dev.ragkit.ollama.OllamaEmbedder;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.store.DocumentStore;
+import dev.ragkit.store.StoreProvider;
 import dev.ragkit.store.StoreProviders;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.file.Path;
 import io.micrometer.observation.ObservationRegistry;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -37,40 +45,124 @@ import org.springframework.context.annotation.Configuration;
  * ({@link RagKitProperties}), with the store, backend, audit sink and owner directory as beans. Every bean is
  * {@code @ConditionalOnMissingBean}: declare your own {@link DocumentStore}, {@link Embedder}, {@link LlmBackend},
  * {@link OwnerDirectory}, {@link AuditSink} or {@link RagPipeline} and it is used instead. The embedder has no
- * default model: declare an {@link Embedder} bean, or set {@code ragkit.embedder.provider=ollama}. With Micrometer
- * present, each request is observed ({@link MicrometerRagObserver}); with Actuator, {@code /actuator/health} shows
- * the backend, model and store ({@link RagKitHealthIndicator}).
+ * default model: declare an {@link Embedder} bean, or set {@code ragkit.embedder.provider} ({@code named} with
+ * {@code ragkit.embedder.model}, or {@code ollama}). With Micrometer present, each request is observed
+ * ({@link MicrometerRagObserver}); with Actuator, {@code /actuator/health} shows the backend, model, store and index
+ * ({@link RagKitHealthIndicator}).
+ *
+ * <p>The backend falls back to extractive answers ({@link ExtractiveFallbackBackend}) when its module is not on the
+ * class path or its server cannot be reached, unless {@code ragkit.backend.fallback=fail}. The folders of
+ * {@code ragkit.ingest.paths} are indexed at startup and kept in sync ({@link RagKitIngest}); a
+ * {@code ragkit.store.lucene.path} keeps the index across restarts.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"})
 @ConditionalOnClass(RagPipeline.class)
 @EnableConfigurationProperties(RagKitProperties.class)
-public class RagKitAutoConfiguration {
+public class RagKitAutoConfiguration implements BeanClassLoaderAware {
+    private static final Logger LOG = LoggerFactory.getLogger(RagKitAutoConfiguration.class);
+    /** The modules of RagKit's own backends, for the message when one is missing. */
+    private static final Map<String, String> BACKEND_MODULES = Map.of("ollama", "rag-ollama", "openai", "rag-openai");
 
-    /**
-     * @param properties {@code ragkit.store.*}
-     * @return the store the provider id names (in-memory by default)
-     */
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
-    public DocumentStore ragkitDocumentStore(RagKitProperties properties) {
-        RagKitProperties.Store store = properties.getStore();
-        return named("ragkit.store", () -> StoreProviders.load(store.getProvider(), store.getSettings()));
+    private ClassLoader classLoader = RagKitAutoConfiguration.class.getClassLoader();
+
+    /** Creates the auto-configuration (Spring does). */
+    public RagKitAutoConfiguration() {
+    }
+
+    /** @param classLoader where backend providers are looked for */
+    @Override
+    public void setBeanClassLoader(ClassLoader classLoader) {
+        this.classLoader = classLoader;
     }
 
     /**
+     * @param properties {@code ragkit.store.*}
+     * @param embedder   recorded in a Lucene index, which then refuses vectors of another embedder
+     * @return a Lucene store at {@code ragkit.store.lucene.path}, else the store the provider id names (in-memory by
+     *         default)
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public DocumentStore ragkitDocumentStore(RagKitProperties properties, ObjectProvider<Embedder> embedder) {
+        RagKitProperties.Store store = properties.getStore();
+        Path lucene = store.getLucene().getPath();
+        if (lucene == null) {
+            String provider = store.getProvider() == null ? "in-memory" : store.getProvider();
+            return named("ragkit.store", () -> StoreProviders.load(provider, store.getSettings()));
+        }
+        if (store.getProvider() != null && !"lucene".equals(store.getProvider())) {
+            throw new IllegalStateException("invalid RagKit configuration: ragkit.store.lucene.path is set but "
+                    + "ragkit.store.provider is '" + store.getProvider() + "'; remove one of them");
+        }
+        Map<String, String> settings = new LinkedHashMap<>(store.getSettings());
+        settings.put("directory", lucene.toString());
+        Embedder vectors = embedder.getIfAvailable();
+        if (vectors != null) {
+            settings.putIfAbsent("embedder", vectors.name());
+        }
+        return named("ragkit.store.lucene.path", () -> {
+            StoreProvider provider = StoreProviders.available(classLoader).get("lucene");
+            if (provider == null) {
+                throw new IllegalArgumentException("the Lucene store is not on the class path; add the dependency "
+                        + "dev.ragkit:rag-store-lucene");
+            }
+            return provider.create(settings);
+        });
+    }
+
+    /**
+     * The backend the provider id names (ollama by default; {@code extractive} answers with quotes only). With
+     * {@code ragkit.backend.fallback=extractive} (the default) it answers extractively, flagged, while its server
+     * cannot be reached, and a provider whose module is not on the class path gives extractive answers only (with a
+     * warning at startup and in the health details); with {@code fail} the missing module fails startup.
+     *
      * @param properties {@code ragkit.backend.*}
-     * @return the backend the provider id names (ollama by default; extractive answers with quotes only)
+     * @return the backend
      */
     @Bean
     @ConditionalOnMissingBean
     public LlmBackend ragkitLlmBackend(RagKitProperties properties) {
         RagKitProperties.Backend backend = properties.getBackend();
-        if ("extractive".equals(backend.getProvider())) {
+        String id = backend.getProvider();
+        if ("extractive".equals(id)) {
             return new ExtractiveBackend();
         }
-        return named("ragkit.backend", () -> LlmBackends.load(backend.getProvider(), backend.getSettings()));
+        boolean fallback = backend.getFallback() == RagKitProperties.Fallback.EXTRACTIVE;
+        Map<String, LlmBackendProvider> providers = named("ragkit.backend.provider",
+                () -> LlmBackends.available(classLoader));
+        LlmBackendProvider provider = providers.get(id);
+        if (provider == null) {
+            String module = BACKEND_MODULES.get(id);
+            String missing = "no LLM backend provider with id '" + id + "' on the class path (found "
+                    + (providers.isEmpty() ? "none" : String.join(", ", providers.keySet())) + "); add "
+                    + (module != null ? "the dependency dev.ragkit:" + module : "the backend's module");
+            if (!fallback) {
+                throw new IllegalStateException("invalid RagKit configuration: ragkit.backend.provider: " + missing
+                        + ", or set ragkit.backend.fallback=extractive to answer with quotes from the documents");
+            }
+            LOG.warn("{}; answering extractively (quotes from the documents, flagged EXTRACTIVE_ANSWER) because "
+                    + "ragkit.backend.fallback=extractive", missing);
+            return ExtractiveFallbackBackend.withoutModel(missing);
+        }
+        LlmBackend created = named("ragkit.backend", () -> provider.create(backend.getSettings()));
+        return fallback ? ExtractiveFallbackBackend.of(created, backend.getFallbackRetryAfter()) : created;
+    }
+
+    /**
+     * @param properties {@code ragkit.ingest.*}
+     * @param store      where the documents go
+     * @param embedder   embeds them
+     * @return the ingest of the folders of {@code ragkit.ingest.paths}, started with the application (inert without
+     *         folders)
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public RagKitIngest ragkitIngest(RagKitProperties properties, DocumentStore store,
+            ObjectProvider<Embedder> embedder) {
+        return named("ragkit.ingest", () -> new RagKitIngest(store, embedder.getIfAvailable(),
+                properties.getIngest()));
     }
 
     /** An Ollama embedding model when {@code ragkit.embedder.provider=ollama} (needs rag-ollama). */
@@ -200,14 +292,16 @@ public class RagKitAutoConfiguration {
         }
     }
 
-    /** Health of the backend, the model and the store, when Actuator is present. */
+    /** Health of the backend, the model, the store and the index, when Actuator is present. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
     static class HealthConfiguration {
         @Bean
         @ConditionalOnMissingBean(name = "ragkitHealthIndicator")
-        RagKitHealthIndicator ragkitHealthIndicator(RagPipeline pipeline) {
-            return new RagKitHealthIndicator(pipeline);
+        RagKitHealthIndicator ragkitHealthIndicator(RagPipeline pipeline, ObjectProvider<RagKitIngest> ingest,
+                RagKitProperties properties) {
+            return new RagKitHealthIndicator(pipeline, ingest.getIfAvailable(),
+                    properties.getBackend().getFallback() == RagKitProperties.Fallback.EXTRACTIVE);
         }
     }
 }

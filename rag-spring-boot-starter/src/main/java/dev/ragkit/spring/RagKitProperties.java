@@ -1,7 +1,10 @@
 package dev.ragkit.spring;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -13,13 +16,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class RagKitProperties {
     /** The chat model, e.g. llama3.2 or gpt-4o-mini (default llama3.2). */
     private String model;
-    /** Sampling temperature, 0 to 2 (default 0.2). */
+    /** Sampling temperature, 0 to 2 (default 0.1). */
     private Double temperature;
-    /** Answers scoring below this confidence (0-100) are routed to a human (default 70). */
+    /** Answers scoring below this confidence (0-100) are routed to a human (default 60). */
     private Integer confidenceThreshold;
     /** Where questions go when no owner is known. */
     private String adminEmail;
-    /** Chunks below this cosine similarity are not used, 0 to 1 (default 0.3). */
+    /** Passages below this calibrated relevance are not used, 0 to 1 (default 0.3). */
     private Double minRelevance;
     /** Chunks retrieved per question (default 5). */
     private Integer topK;
@@ -38,20 +41,30 @@ public class RagKitProperties {
     private final Embedder embedder = new Embedder();
     private final Audit audit = new Audit();
     private final Observations observations = new Observations();
+    private final Ingest ingest = new Ingest();
 
     /** The document store. */
     public static class Store {
-        /** The store provider id: in-memory (default), lucene, solr, or a plugin's. */
-        private String provider = "in-memory";
+        /**
+         * The store provider id: in-memory, lucene, solr, or a plugin's (default in-memory, or lucene when
+         * ragkit.store.lucene.path is set).
+         */
+        private String provider;
         /** The provider's settings, e.g. snapshot-path or base-url. */
         private Map<String, String> settings = new LinkedHashMap<>();
+        private final Lucene lucene = new Lucene();
 
+        /** @return the provider id set, or {@code null} (in-memory, or lucene with a Lucene path) */
         public String getProvider() {
             return provider;
         }
 
         public void setProvider(String provider) {
             this.provider = requireText(provider, "ragkit.store.provider");
+        }
+
+        public Lucene getLucene() {
+            return lucene;
         }
 
         public Map<String, String> getSettings() {
@@ -63,12 +76,65 @@ public class RagKitProperties {
         }
     }
 
+    /** A persistent Lucene store (needs rag-store-lucene). */
+    public static class Lucene {
+        /**
+         * The Lucene index folder, created when absent and kept across restarts; setting it makes the store a Lucene
+         * store. The index records the embedder; unchanged files are not embedded again after a restart.
+         */
+        private Path path;
+
+        public Path getPath() {
+            return path;
+        }
+
+        public void setPath(Path path) {
+            this.path = path;
+        }
+    }
+
+    /** What answers when the model cannot. */
+    public enum Fallback {
+        /** Answer with quotes from the documents (the extractive backend), flagged EXTRACTIVE_ANSWER. */
+        EXTRACTIVE,
+        /** Fail: startup without the backend's module, the request while the model server is down. */
+        FAIL
+    }
+
     /** The language-model backend. */
     public static class Backend {
         /** The backend provider id: ollama (default), openai, extractive (quotes only), or a plugin's. */
         private String provider = "ollama";
         /** The provider's settings, e.g. base-url, timeout-seconds, api-key-env. */
         private Map<String, String> settings = new LinkedHashMap<>();
+        /**
+         * When the backend's module is not on the class path, or its server cannot be reached or does not answer in
+         * time: extractive (default) answers with quotes from the documents, flagged; fail fails startup or the
+         * request.
+         */
+        private Fallback fallback = Fallback.EXTRACTIVE;
+        /** After the model server failed, how long questions are answered extractively before it is tried again. */
+        private Duration fallbackRetryAfter = Duration.ofSeconds(30);
+
+        public Fallback getFallback() {
+            return fallback;
+        }
+
+        public void setFallback(Fallback fallback) {
+            this.fallback = fallback;
+        }
+
+        public Duration getFallbackRetryAfter() {
+            return fallbackRetryAfter;
+        }
+
+        public void setFallbackRetryAfter(Duration fallbackRetryAfter) {
+            if (fallbackRetryAfter == null || fallbackRetryAfter.isNegative()) {
+                throw new IllegalArgumentException("ragkit.backend.fallback-retry-after must be zero or more, got "
+                        + fallbackRetryAfter);
+            }
+            this.fallbackRetryAfter = fallbackRetryAfter;
+        }
 
         public String getProvider() {
             return provider;
@@ -170,6 +236,67 @@ public class RagKitProperties {
 
         public void setPipelineName(String pipelineName) {
             this.pipelineName = requireText(pipelineName, "ragkit.observations.pipeline-name");
+        }
+    }
+
+    /** Documents indexed at startup and kept in sync with their folders. */
+    public static class Ingest {
+        /**
+         * Folders whose documents (markdown, text, code; PDF, Word and HTML with rag-documents) are indexed at
+         * startup, in the background, and scanned again every interval: new and changed files are indexed, documents
+         * of deleted files removed. Each folder's documents are stored under its name (docs/guide.md).
+         */
+        private List<Path> paths = new ArrayList<>();
+        /** The tenant the documents belong to (default "default"); ask with Scope.of(tenant). */
+        private String tenant = "default";
+        /** How often the folders are scanned again (default 1m); 0 indexes once, at startup. */
+        private Duration interval = Duration.ofMinutes(1);
+        /** Globs of the paths to read, relative to each folder (default: every file some parser reads). */
+        private List<String> include = new ArrayList<>();
+        /** Globs of the paths to leave out, e.g. drafts/**. */
+        private List<String> exclude = new ArrayList<>();
+
+        public List<Path> getPaths() {
+            return paths;
+        }
+
+        public void setPaths(List<Path> paths) {
+            this.paths = paths;
+        }
+
+        public String getTenant() {
+            return tenant;
+        }
+
+        public void setTenant(String tenant) {
+            this.tenant = requireText(tenant, "ragkit.ingest.tenant");
+        }
+
+        public Duration getInterval() {
+            return interval;
+        }
+
+        public void setInterval(Duration interval) {
+            if (interval == null || interval.isNegative()) {
+                throw new IllegalArgumentException("ragkit.ingest.interval must be zero or more, got " + interval);
+            }
+            this.interval = interval;
+        }
+
+        public List<String> getInclude() {
+            return include;
+        }
+
+        public void setInclude(List<String> include) {
+            this.include = include;
+        }
+
+        public List<String> getExclude() {
+            return exclude;
+        }
+
+        public void setExclude(List<String> exclude) {
+            this.exclude = exclude;
         }
     }
 
@@ -290,5 +417,9 @@ public class RagKitProperties {
 
     public Observations getObservations() {
         return observations;
+    }
+
+    public Ingest getIngest() {
+        return ingest;
     }
 }
