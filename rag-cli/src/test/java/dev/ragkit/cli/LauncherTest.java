@@ -81,6 +81,10 @@ final class LauncherTest {
         String version = VersionCliTest.pomVersion();
         Path jar = REPOSITORY.resolve("rag-cli/target/rag-cli-" + version + ".jar");
         assumeTrue(Files.isRegularFile(jar), "no shaded jar yet: the package phase builds it after the tests");
+        Path built = REPOSITORY.resolve("rag-cli/target/classes/dev/ragkit/cli/build.properties");
+        assumeTrue(!Files.exists(built) || !Files.getLastModifiedTime(jar).toInstant()
+                .isBefore(Files.getLastModifiedTime(built).toInstant()),
+                "the shaded jar is older than this build's classes: an earlier build's, not this one's");
 
         CliRun run = launch(LAUNCHER, Map.of(), "--version");
 
