@@ -258,7 +258,7 @@ final class IndexCommand extends CliCommand {
     }
 
     /** The folder's own name: the same files get the same paths wherever the command runs from. */
-    private static String defaultPrefix(Path root) {
+    static String defaultPrefix(Path root) {
         Path name = root.toAbsolutePath().normalize().getFileName();
         return name == null ? "" : name.toString();
     }

@@ -92,9 +92,7 @@ final class IndexFolder {
                 SortedSet<String> all = new TreeSet<>(lucene);
                 all.addAll(strangers);
                 all.addAll(others);
-                throw new StoreException(doing + " refused: the folder " + dir + " is not an index: it holds "
-                        + names(all) + ". Nothing was changed. Point the store at an index (ragkit: --index), or at a"
-                        + " new or empty folder to create one there", false);
+                throw notAnIndex(dir, all, doing);
             }
             if (!strangers.isEmpty()) {
                 throw new StoreException(doing + " refused: the folder " + dir + " holds " + names(strangers)
@@ -103,6 +101,22 @@ final class IndexFolder {
                         + " Nothing was changed. Move them out of " + dir + ", then try again", false);
             }
         }
+    }
+
+    /** How to make an index, for messages about a folder that is none. */
+    static final String HOW_TO_CREATE = "to create an index, index your documents into a new or empty folder"
+            + " (ragkit index <folder of documents> --index <new folder>)";
+
+    /**
+     * @param names what the folder holds
+     * @param doing what was refused, e.g. {@code opening the index}
+     * @return the failure for a folder that holds files but is no index, RagKit's or Lucene's: never a hint to
+     *         rebuild it (a rebuild replaces only an index RagKit made)
+     */
+    static StoreException notAnIndex(Path dir, SortedSet<String> names, String doing) {
+        return new StoreException(doing + " refused: the folder " + dir + " is not an index (not a RagKit index, nor"
+                + " any Lucene index): it holds " + names(names) + ". Nothing was changed. If your index is elsewhere,"
+                + " point the store at it (ragkit: --index); " + HOW_TO_CREATE, false);
     }
 
     /**
