@@ -161,6 +161,9 @@ public record IndexCheck(Path directory, int segments, long documents, @Nullable
         try {
             IndexFolder.Contents contents = IndexFolder.inspect(dir, false);
             contents.refuseStrangers("checking the index");
+            if (!contents.marked()) {
+                requireRagKits(dir);                       // never a lock file in a folder that is not RagKit's
+            }
             directory = FSDirectory.open(dir);
             if (!DirectoryReader.indexExists(directory)) {
                 LuceneIndex.refuseUnopened(dir, true);      // being rebuilt, not an index, no index yet, damaged
@@ -180,6 +183,20 @@ public record IndexCheck(Path directory, int segments, long documents, @Nullable
                 closeQuietly(lock);
             }
             closeQuietly(directory);
+        }
+    }
+
+    /** @throws StoreException unless the unmarked folder holds a readable Lucene index whose commits RagKit wrote */
+    private static void requireRagKits(Path dir) throws IOException {
+        if (!IndexFolder.inspect(dir, true).committed()) {
+            LuceneIndex.refuseUnopened(dir, true);         // not an index, being rebuilt, no index yet, damaged
+        }
+        try (FSDirectory existing = FSDirectory.open(dir)) {
+            if (!SegmentInfos.readLatestCommit(existing).getUserData().containsKey(LuceneIndex.KEY_FORMAT)) {
+                throw new StoreException("the Lucene index at " + dir + " was not written by RagKit (its commits"
+                        + " carry no " + LuceneIndex.KEY_FORMAT + "); RagKit checks only its own indexes. Nothing was"
+                        + " changed. Run Lucene's CheckIndex on it yourself", false);
+            }
         }
     }
 
