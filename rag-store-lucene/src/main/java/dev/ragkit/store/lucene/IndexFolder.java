@@ -139,6 +139,8 @@ final class IndexFolder {
                 String name = entry.getFileName().toString();
                 if (name.equals(MARKER) && isMarker(entry)) {
                     marked = true;
+                } else if (name.equals(LuceneIndex.LOCK_FILE) && !emptyFile(entry)) {
+                    strangers.add(name);        // Lucene's lock file is always empty (its lock checks so)
                 } else if (name.equals(LuceneIndex.LOCK_FILE) || name.equals(LuceneIndex.HOLDER_FILE)
                         || name.equals(MARKER_TMP) && isMarker(entry)) {
                     continue;
@@ -234,6 +236,17 @@ final class IndexFolder {
         }
     }
 
+    /** @return whether the file is empty (or gone meanwhile); a folder or an unreadable file is not */
+    private static boolean emptyFile(Path file) {
+        try {
+            return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && Files.size(file) == 0;
+        } catch (NoSuchFileException e) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private static boolean isMarker(Path file) {
         try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
             byte[] first = in.readNBytes(MARKER_LINE.length());
@@ -304,7 +317,9 @@ final class IndexFolder {
             Files.deleteIfExists(dir.resolve(name));
         }
         Files.deleteIfExists(dir.resolve(LuceneIndex.HOLDER_FILE));
-        Files.deleteIfExists(dir.resolve(LuceneIndex.LOCK_FILE));
+        if (emptyFile(dir.resolve(LuceneIndex.LOCK_FILE))) {
+            Files.deleteIfExists(dir.resolve(LuceneIndex.LOCK_FILE));
+        }
         if (contents.marked()) {
             Files.deleteIfExists(dir.resolve(MARKER));
         }

@@ -321,16 +321,19 @@ final class IndexCheckTest {
     // ---------------------------------------------------------------------------------------- not an index
 
     @ParameterizedTest
-    @ValueSource(strings = {"segments_1", "_0.cfs", "pending_segments_2", "notes.txt"})
+    @ValueSource(strings = {"segments_1", "_0.cfs", "pending_segments_2", "notes.txt", "write.lock"})
     void open_folderOfUserFilesNamedAnyway_isNotAnIndexNeverDamagedNorToRebuild(String name) throws IOException {
         Path dir = tmp.resolve("mine");
         Files.createDirectories(dir);
         Files.writeString(dir.resolve(name), "my own notes, nothing of Lucene's\n");
 
-        assertThatThrownBy(() -> at(dir).readOnly(true).build()).isInstanceOf(StoreException.class)
-                .hasMessageContaining("is not an index (not a RagKit index").hasMessageContaining(name)
-                .hasMessageContaining("ragkit index <folder of documents> --index <new folder>")
-                .hasMessageNotContaining("damaged").hasMessageNotContaining("--rebuild");
+        for (boolean readOnly : List.of(true, false)) {
+            assertThatThrownBy(() -> at(dir).readOnly(readOnly).build()).as("read-only " + readOnly)
+                    .isInstanceOf(StoreException.class)
+                    .hasMessageContaining("is not an index (not a RagKit index").hasMessageContaining(name)
+                    .hasMessageContaining("ragkit index <folder of documents> --index <new folder>")
+                    .hasMessageNotContaining("damaged").hasMessageNotContaining("--rebuild");
+        }
         assertThat(Files.readString(dir.resolve(name))).isEqualTo("my own notes, nothing of Lucene's\n");
         assertThat(dir.resolve(IndexFolder.MARKER)).doesNotExist();
     }
