@@ -103,8 +103,8 @@ final class DeepCheck {
                     + " them back by indexing their folders again (unchanged files are skipped):");
         } else {
             out.println(MORE + "Nothing was changed. To repair: drop the damaged segments (ragkit health --deep"
-                    + " --drop-damaged" + (dir.toString().isEmpty() ? "" : " --index " + Terminal.line(dir.toString()))
-                    + "), then index these folders again (unchanged files are skipped):");
+                    + " --drop-damaged --index " + Terminal.line(dir.toString()) + "), then index these folders again"
+                    + " (unchanged files are skipped):");
         }
         for (String command : again) {
             out.println(MORE + "  " + command);

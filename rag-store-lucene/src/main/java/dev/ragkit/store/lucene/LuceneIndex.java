@@ -308,8 +308,10 @@ final class LuceneIndex implements AutoCloseable {
     private static void refuseNonIndex(IndexFolder.Contents contents, boolean readOnly) throws IOException {
         Path dir = contents.dir();
         StoreException rebuilding = rebuilding(dir, null);
-        if (rebuilding != null) {
-            throw rebuilding;                            // a rebuild is writing its first commit here, or stopped
+        if (rebuilding != null && (readOnly || rebuilding.isRetriable())) {
+            // a rebuild is writing its first commit here (or, for a reader, stopped midway); a writer after a
+            // stopped rebuild goes on as before: it clears the staging folder once it holds the lock
+            throw rebuilding;
         }
         if (readOnly && !contents.marked()) {
             contents = IndexFolder.inspect(dir, true);   // names are not proof: a reader reads the headers too

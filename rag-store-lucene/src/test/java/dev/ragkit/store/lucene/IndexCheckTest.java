@@ -318,6 +318,28 @@ final class IndexCheckTest {
                 .hasMessageNotContaining("is being rebuilt");
     }
 
+    @Test
+    void build_writerAfterARebuildOfANewFolderWasKilledBeforeItsSwap_createsTheIndexAndClearsTheStaging()
+            throws Exception {
+        Process gone = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-version").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        gone.waitFor();
+        Path dir = tmp.resolve("fresh");
+        Files.createDirectories(dir);
+        IndexFolder.mark(dir, "created");
+        Files.writeString(dir.resolve(LuceneIndex.HOLDER_FILE), holderOf(gone.pid()));
+        try (LuceneDocumentStore staging = at(IndexFolder.staging(dir)).build()) {
+            put(staging, "docs/new.md");
+        }
+
+        try (LuceneDocumentStore writer = at(dir).build()) {
+            put(writer, "docs/vpn.md");
+        }
+
+        assertThat(paths(dir)).containsExactly("docs/vpn.md");
+        assertThat(IndexFolder.staging(dir)).doesNotExist();
+    }
+
     // ---------------------------------------------------------------------------------------- not an index
 
     @ParameterizedTest
