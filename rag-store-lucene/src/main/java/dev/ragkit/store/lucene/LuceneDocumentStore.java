@@ -82,7 +82,9 @@ import org.jspecify.annotations.Nullable;
  * Lucene's writer deletes files it takes for its own leftovers — any unreferenced {@code _*.*} or {@code segments*}
  * name — so a writer refuses a folder holding such a file that is not Lucene's ({@code _config.yml}, starting
  * without Lucene's header), naming it; other files in the folder are left alone. To replace the whole index, build
- * the new one beside it: {@link Builder#rebuild()}.
+ * the new one beside it: {@link Builder#rebuild()}. Opening does not read every byte (Lucene checks each file's
+ * header and checksum footer, not its content); {@link Builder#check()} does, and names the documents of any damaged
+ * segment ({@link IndexCheck}).
  *
  * <h2>Limits</h2>
  * Vectors of at most 1,024 dimensions (Lucene 9's limit for HNSW fields). {@link #compact()} merges the index into
