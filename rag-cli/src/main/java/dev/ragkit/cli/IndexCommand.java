@@ -278,7 +278,7 @@ final class IndexCommand extends CliCommand {
     }
 
     /** The folder's own name: the same files get the same paths wherever the command runs from. */
-    private static String defaultPrefix(Path root) {
+    static String defaultPrefix(Path root) {
         return Indexer.defaultPathPrefix(root);
     }
 }

@@ -88,6 +88,15 @@ final class IndexFile {
 
     /** Fails before any work when the index could not be written where it is to go. */
     static void requireWritableFolder(Path file) {
+        requireWritableFolder(file, "--index");
+    }
+
+    /**
+     * Fails before any work when the index could not be written where it is to go.
+     *
+     * @param option the option that names the index, for the message
+     */
+    static void requireWritableFolder(Path file, String option) {
         Path parent = file.toAbsolutePath().getParent();
         try {
             if (parent != null) {
@@ -95,11 +104,11 @@ final class IndexFile {
             }
         } catch (IOException e) {
             throw new RagException("cannot create the folder of the index " + file + " (" + e + "); choose another "
-                    + "--index or fix the permissions", e);
+                    + option + " or fix the permissions", e);
         }
         if (parent != null && !Files.isWritable(parent)) {
             throw new RagException("cannot write the index " + file + ": the folder " + parent + " is not writable;"
-                    + " choose another --index or fix the permissions");
+                    + " choose another " + option + " or fix the permissions");
         }
     }
 

@@ -92,9 +92,7 @@ final class IndexFolder {
                 SortedSet<String> all = new TreeSet<>(lucene);
                 all.addAll(strangers);
                 all.addAll(others);
-                throw new StoreException(doing + " refused: the folder " + dir + " is not an index: it holds "
-                        + names(all) + ". Nothing was changed. Point the store at an index (ragkit: --index), or at a"
-                        + " new or empty folder to create one there", false);
+                throw notAnIndex(dir, all, doing);
             }
             if (!strangers.isEmpty()) {
                 throw new StoreException(doing + " refused: the folder " + dir + " holds " + names(strangers)
@@ -103,6 +101,22 @@ final class IndexFolder {
                         + " Nothing was changed. Move them out of " + dir + ", then try again", false);
             }
         }
+    }
+
+    /** How to make an index, for messages about a folder that is none. */
+    static final String HOW_TO_CREATE = "to create an index, index your documents into a new or empty folder"
+            + " (ragkit index <folder of documents> --index <new folder>)";
+
+    /**
+     * @param names what the folder holds
+     * @param doing what was refused, e.g. {@code opening the index}
+     * @return the failure for a folder that holds files but is no index, RagKit's or Lucene's: never a hint to
+     *         rebuild it (a rebuild replaces only an index RagKit made)
+     */
+    static StoreException notAnIndex(Path dir, SortedSet<String> names, String doing) {
+        return new StoreException(doing + " refused: the folder " + dir + " is not an index (not a RagKit index, nor"
+                + " any Lucene index): it holds " + names(names) + ". Nothing was changed. If your index is elsewhere,"
+                + " point the store at it (ragkit: --index); " + HOW_TO_CREATE, false);
     }
 
     /**
@@ -125,6 +139,8 @@ final class IndexFolder {
                 String name = entry.getFileName().toString();
                 if (name.equals(MARKER) && isMarker(entry)) {
                     marked = true;
+                } else if (name.equals(LuceneIndex.LOCK_FILE) && !emptyFile(entry)) {
+                    strangers.add(name);        // Lucene's lock file is always empty (its lock checks so)
                 } else if (name.equals(LuceneIndex.LOCK_FILE) || name.equals(LuceneIndex.HOLDER_FILE)
                         || name.equals(MARKER_TMP) && isMarker(entry)) {
                     continue;
@@ -220,6 +236,17 @@ final class IndexFolder {
         }
     }
 
+    /** @return whether the file is empty (or gone meanwhile); a folder or an unreadable file is not */
+    private static boolean emptyFile(Path file) {
+        try {
+            return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && Files.size(file) == 0;
+        } catch (NoSuchFileException e) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private static boolean isMarker(Path file) {
         try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
             byte[] first = in.readNBytes(MARKER_LINE.length());
@@ -290,7 +317,9 @@ final class IndexFolder {
             Files.deleteIfExists(dir.resolve(name));
         }
         Files.deleteIfExists(dir.resolve(LuceneIndex.HOLDER_FILE));
-        Files.deleteIfExists(dir.resolve(LuceneIndex.LOCK_FILE));
+        if (emptyFile(dir.resolve(LuceneIndex.LOCK_FILE))) {
+            Files.deleteIfExists(dir.resolve(LuceneIndex.LOCK_FILE));
+        }
         if (contents.marked()) {
             Files.deleteIfExists(dir.resolve(MARKER));
         }

@@ -82,7 +82,9 @@ import org.jspecify.annotations.Nullable;
  * Lucene's writer deletes files it takes for its own leftovers — any unreferenced {@code _*.*} or {@code segments*}
  * name — so a writer refuses a folder holding such a file that is not Lucene's ({@code _config.yml}, starting
  * without Lucene's header), naming it; other files in the folder are left alone. To replace the whole index, build
- * the new one beside it: {@link Builder#rebuild()}.
+ * the new one beside it: {@link Builder#rebuild()}. Opening does not read every byte (Lucene checks each file's
+ * header and checksum footer, not its content); {@link Builder#check()} does, and names the documents of any damaged
+ * segment ({@link IndexCheck}).
  *
  * <h2>Limits</h2>
  * Vectors of at most 1,024 dimensions (Lucene 9's limit for HNSW fields). {@link #compact()} merges the index into
@@ -648,6 +650,47 @@ public final class LuceneDocumentStore implements DocumentStore {
                 throw new IllegalStateException("a rebuild writes the index; drop readOnly(true)");
             }
             return LuceneRebuild.start(this, directory, lockWait.toMillis());
+        }
+
+        /**
+         * Checks the index in {@link #directory(Path)} deeply, changing nothing: Lucene's {@code CheckIndex} reads
+         * every file of the last commit (checksums included) and every structure in it, and for each segment that
+         * fails, the documents living in it are read (from the stored fields and from the terms) so that the caller
+         * can say what to re-index. Holds the index's write lock meanwhile (waiting up to {@link #lockWait(Duration)}
+         * for a writer), so that no writer removes files under the check; readers are not affected. See
+         * {@link IndexCheck}.
+         *
+         * @return what the check found
+         * @throws IllegalStateException when no directory was given
+         * @throws StoreException        when the folder holds no index (or is being rebuilt), or another writer holds
+         *                               it past the lock wait
+         */
+        public IndexCheck check() {
+            if (directory == null) {
+                throw new IllegalStateException("a LuceneDocumentStore check needs directory(..)");
+            }
+            return IndexCheck.run(directory, lockWait.toMillis(), false);
+        }
+
+        /**
+         * Checks the index as {@link #check()} does and, when segments fail and the documents of every one of them
+         * are known, writes a new commit without those segments ({@code CheckIndex.exorciseIndex}): their documents
+         * are gone from the index afterwards, and indexing their folders again adds them back. When some damaged
+         * segment's documents cannot be read, nothing is dropped ({@link IndexCheck#dropped()} is {@code false}):
+         * the whole index must then be rebuilt from the source folders. Deletes index data; never called implicitly.
+         *
+         * @return what the check found, and whether the damaged segments were dropped
+         * @throws IllegalStateException when no directory was given, or the builder is read-only
+         * @throws StoreException        as {@link #check()}
+         */
+        public IndexCheck dropDamagedSegments() {
+            if (directory == null) {
+                throw new IllegalStateException("a LuceneDocumentStore repair needs directory(..)");
+            }
+            if (readOnly) {
+                throw new IllegalStateException("dropping damaged segments writes the index; drop readOnly(true)");
+            }
+            return IndexCheck.run(directory, lockWait.toMillis(), true);
         }
 
         /**

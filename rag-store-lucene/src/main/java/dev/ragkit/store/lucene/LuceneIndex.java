@@ -138,8 +138,36 @@ final class LuceneIndex implements AutoCloseable {
             if (e instanceof StoreException se) {
                 throw se;
             }
-            throw failure(dir, "opening the index", e);
+            throw openFailure(dir, e);
         }
+    }
+
+    /**
+     * Why an open failed: a folder that Lucene cannot read and that holds nothing proven Lucene's (a user's file
+     * named {@code segments_1}, say) is no index, not a damaged one; anything else as {@link #failure} says.
+     */
+    private static StoreException openFailure(Path dir, Exception e) {
+        if (damage(e) && !IndexFolder.isMarked(dir)) {
+            try {
+                IndexFolder.Contents proven = IndexFolder.inspect(dir, true);
+                if (!proven.indexLike()) {
+                    proven.refuseStrangers("opening the index");
+                    return IndexFolder.notAnIndex(dir, proven.others(), "opening the index");
+                }
+            } catch (StoreException notAnIndex) {
+                return notAnIndex;
+            } catch (IOException | RuntimeException unreadable) {
+                e.addSuppressed(unreadable);
+            }
+        }
+        return failure(dir, "opening the index", e);
+    }
+
+    /** @return whether Lucene's failure means that the files are not a readable index */
+    private static boolean damage(Exception e) {
+        return e instanceof CorruptIndexException || e instanceof EOFException || e instanceof NoSuchFileException
+                || e instanceof IndexNotFoundException || e instanceof IndexFormatTooOldException
+                || e instanceof IndexFormatTooNewException;
     }
 
     private static IndexWriter openWriter(Path dir, Directory directory, Analyzer analyzer, long lockWaitMillis,
@@ -277,8 +305,18 @@ final class LuceneIndex implements AutoCloseable {
      * Lucene's but an interrupted first commit ({@code pending_segments_N}); anything else is refused, and a
      * {@code --rebuild} is suggested only for a folder RagKit marked as its own.
      */
-    private static void refuseNonIndex(IndexFolder.Contents contents, boolean readOnly) {
+    private static void refuseNonIndex(IndexFolder.Contents contents, boolean readOnly) throws IOException {
         Path dir = contents.dir();
+        StoreException rebuilding = rebuilding(dir, null);
+        if (rebuilding != null && (readOnly || rebuilding.isRetriable())) {
+            // a rebuild is writing its first commit here (or, for a reader, stopped midway); a writer after a
+            // stopped rebuild goes on as before: it clears the staging folder once it holds the lock
+            throw rebuilding;
+        }
+        if (readOnly && !contents.marked()) {
+            contents = IndexFolder.inspect(dir, true);   // names are not proof: a reader reads the headers too
+            contents.refuseStrangers("opening the index");
+        }
         boolean interrupted = contents.lucene().stream().allMatch(n -> n.startsWith("pending_segments"));
         if (contents.marked() && interrupted || contents.empty()) {
             if (readOnly) {
@@ -298,12 +336,83 @@ final class LuceneIndex implements AutoCloseable {
             throw new StoreException("the folder " + dir + " is not a readable index: it holds " + IndexFolder.names(
                     all) + " but no complete Lucene commit, and no " + IndexFolder.MARKER + " saying RagKit made it."
                     + " Nothing was changed, and RagKit will not delete these files. If it was an index, move the"
-                    + " folder away and index your folders again; otherwise point the store at a new or empty"
-                    + " folder", false);
+                    + " folder away; " + IndexFolder.HOW_TO_CREATE, false);
         }
-        throw new StoreException("the folder " + dir + " is not an index: it holds " + IndexFolder.names(
-                contents.others()) + ". Nothing was changed. Point the store at an index (ragkit: --index), or at a new"
-                + " or empty folder to create one there", false);
+        throw IndexFolder.notAnIndex(dir, contents.others(), readOnly ? "opening the index"
+                : "opening the index for writing");
+    }
+
+    /**
+     * For a folder where Lucene finds no commit: throws what to say — another process is rebuilding it, it is not an
+     * index, there is no index yet, it is damaged. Returns only for a writer, when the folder may become an index.
+     */
+    static void refuseUnopened(Path dir, boolean readOnly) throws IOException {
+        IndexFolder.Contents contents = IndexFolder.inspect(dir, !readOnly);
+        contents.refuseStrangers(readOnly ? "opening the index" : "opening the index for writing");
+        refuseNonIndex(contents, readOnly);
+        if (readOnly) {
+            throw new StoreException("there is no index at " + dir + " yet; index documents first (ragkit index)",
+                    false);
+        }
+    }
+
+    /**
+     * What to say when the folder holds no readable commit and a rebuild's staging folder, marked as RagKit's, lies
+     * beside it ({@code .<name>.rebuild}): the process named in {@value #HOLDER_FILE} is rebuilding the index (its
+     * first commit, or the swap, is under way: retry), or that process no longer runs (the rebuild stopped midway).
+     *
+     * @param cause what Lucene reported, or {@code null}
+     * @return the exception, or {@code null} when no rebuild's staging folder is there
+     */
+    static @Nullable StoreException rebuilding(Path dir, @Nullable Exception cause) {
+        Path staging = IndexFolder.staging(dir);
+        if (!Files.isDirectory(staging) || !IndexFolder.isMarked(staging)) {
+            return null;
+        }
+        Boolean running = holderRunning(dir);
+        String again = "ragkit index <folder> --index " + dir + " --rebuild";
+        if (Boolean.FALSE.equals(running)) {
+            String who = Files.exists(dir.resolve(HOLDER_FILE)) ? holder(dir).replace("held by ", "")
+                    : "the process that ran it";
+            return new StoreException("a rebuild of the index at " + dir + " stopped before it swapped its new index in"
+                    + " (" + who + " no longer runs; its unfinished index is in "
+                    + staging + "), and the folder holds no complete index. Nothing was changed. Run the rebuild"
+                    + " again (" + again + "), or restore the index from a backup", cause, false);
+        }
+        return new StoreException("the index at " + dir + " is being rebuilt by another process (" + holder(dir)
+                + "): the new index is built in " + staging + " and swapped in whole when it is complete. Nothing"
+                + " was changed. Try again when the rebuild has finished" + (running == null ? " (if no rebuild"
+                + " runs any more, run it again: " + again + ")" : ""), cause, true);
+    }
+
+    /**
+     * @return whether the process named in the holder file runs: {@code false} when there is no holder file or it
+     *         names a process of this machine that is gone; {@code null} when that cannot be told (another machine)
+     */
+    private static @Nullable Boolean holderRunning(Path dir) {
+        String text;
+        try {
+            text = Files.readString(dir.resolve(HOLDER_FILE), StandardCharsets.UTF_8).strip();
+        } catch (NoSuchFileException e) {
+            return false;
+        } catch (IOException e) {
+            return null;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("process (\\d+) on (\\S+) since .*")
+                .matcher(text);
+        if (!m.matches()) {
+            return null;
+        }
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        if (!m.group(2).equals(host)) {
+            return null;
+        }
+        return ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive).orElse(false);
     }
 
     private static void check(Path dir, Map<String, String> data, int dimension, @Nullable String embedder,
@@ -474,6 +583,12 @@ final class LuceneIndex implements AutoCloseable {
         Objects.requireNonNull(e, "e");
         if (e instanceof StoreException se) {
             return se;
+        }
+        if (damage(e)) {
+            StoreException rebuilding = rebuilding(dir, e);
+            if (rebuilding != null) {
+                return rebuilding;
+            }
         }
         if (e instanceof CorruptIndexException || e instanceof EOFException || e instanceof NoSuchFileException
                 || e instanceof IndexNotFoundException) {
