@@ -54,8 +54,8 @@ import org.jspecify.annotations.Nullable;
  * {@code [REDACTED: <kind>]} (a key block line by line), so no secret reaches the chunks, the embedder, the store or
  * an answer, the rest of the document is indexed, and line numbers stay right; the title, sections, summary and
  * front-matter fields are redacted the same way. {@link Prepared#secrets()} says which lines, never the secrets. A
- * text that is mostly secrets (at least two lines and half of those that say anything, like a {@code .env} file or a
- * bare key) is refused whole ({@link SkipReason#SECRET_CONTENT}). {@link Builder#redactSecrets(boolean)
+ * text that is mostly secrets (at least two lines and more than half of those that say anything, like a {@code .env}
+ * file or a bare key) is refused whole ({@link SkipReason#SECRET_CONTENT}). {@link Builder#redactSecrets(boolean)
  * redactSecrets(false)} turns redaction off: then nothing is redacted, and a text that holds a private key block or is
  * mostly secrets is still refused whole.
  *

@@ -41,7 +41,7 @@ import java.util.regex.Pattern;
  *       the block is replaced whole.</li>
  * </ul>
  *
- * A document whose secret lines are at least two and at least half of the lines that say anything is "mostly
+ * A document whose secret lines are at least two and more than half of the lines that say anything is "mostly
  * secrets" ({@link Scan#mostlySecrets()}): the ingestor skips it whole, as a {@code .env} file would be. Stateless
  * and thread-safe.
  */
@@ -55,7 +55,7 @@ final class SecretScanner {
     private static final String B62 = "[A-Za-z0-9]";
     private static final Pattern KEY_BEGIN = Pattern.compile("-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----");
     private static final Pattern KEY_END = Pattern.compile("-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----");
-    /** A line inside a PEM or PGP armour block: base64, or an RFC 1421 header such as {@code Proc-Type: 4,ENCRYPTED}. */
+    /** A line inside a PEM or PGP armour block: base64, or an RFC 1421 header ({@code Proc-Type: 4,ENCRYPTED}). */
     private static final Pattern KEY_BODY = Pattern.compile("[A-Za-z0-9+/=]+|[A-Za-z][A-Za-z0-9-]*: ?.*");
     private static final Pattern COMMENT = Pattern.compile("^\\s*(?:#|//|;|--|<!--)");
 
@@ -166,9 +166,9 @@ final class SecretScanner {
      */
     record Scan(List<String> redacted, SortedMap<Integer, SortedSet<String>> found, int meaningful,
             int firstKeyBlock) {
-        /** @return whether at least two lines and at least half of the lines that say anything hold secrets */
+        /** @return whether at least two lines and more than half of the lines that say anything hold secrets */
         boolean mostlySecrets() {
-            return found.size() >= 2 && found.size() * 2 >= meaningful;
+            return found.size() >= 2 && found.size() * 2 > meaningful;
         }
 
         /** @return where the secrets are and of which kinds, without the secrets */
