@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,6 +16,7 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Finds secrets in a document's text line by line, whatever its format and name, and replaces each one by
@@ -354,7 +356,7 @@ final class SecretScanner {
         List<Span> byStart = new ArrayList<>(spans);
         byStart.sort(Comparator.comparingInt(Span::start));
         List<Span> merged = new ArrayList<>();
-        Map<Span, Integer> order = new java.util.IdentityHashMap<>();
+        Map<Span, Integer> order = new IdentityHashMap<>();
         for (int i = 0; i < spans.size(); i++) {
             order.put(spans.get(i), i);
         }
@@ -394,7 +396,7 @@ final class SecretScanner {
      *
      * @return the kind, or {@code null} when the name is not a credential's
      */
-    static String secretKind(String name) {
+    static @Nullable String secretKind(String name) {
         List<String> parts = parts(name);
         for (int i = 0; i < parts.size(); i++) {
             String part = parts.get(i);
@@ -444,8 +446,8 @@ final class SecretScanner {
     /**
      * Whether an assigned value is not a secret: shorter than six characters, a placeholder or template
      * ({@code <your token>}, {@code ${DB_PASSWORD}}, {@code {{ vault }}}, {@code ****}, {@code changeme}, anything
-     * with "example"), a number or duration, a path or URL; and, unquoted, code: a call, an index, a dotted path, a
-     * camelCase or snake_case name or an upper-case constant ({@code getPassword()}, {@code config.password},
+     * with "example"), a number or duration, a relative path or URL; and, unquoted, code: a call, an index, a dotted
+     * path, a camelCase or snake_case name or an upper-case constant ({@code getPassword()}, {@code config.password},
      * {@code userInput}, {@code DB_PASSWORD}).
      */
     static boolean trivial(String value, boolean quoted) {
