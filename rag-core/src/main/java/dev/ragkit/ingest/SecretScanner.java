@@ -101,24 +101,39 @@ final class SecretScanner {
 
     // ---------------------------------------------------------------------------------------- assignments
 
+    /**
+     * The longest assigned value read, in characters: it bounds the work on a hostile line (a megabyte of
+     * {@code a=a=a=…}); a longer secret is still found when it has a known format.
+     */
+    private static final int MAX_VALUE = 1000;
+    /** The most credential names whose values one line's assignments check: bounds the work on a hostile line. */
+    private static final int MAX_NAMES_PER_LINE = 1000;
+    /** Words one of which a line must hold for its assignments to be read (every secret name holds one). */
+    private static final List<String> NAME_HINTS = List.of("pass", "pw", "secret", "token", "key", "credential");
     /** The name: an identifier, maybe quoted or with a sigil, not in the middle of another one. */
     private static final String NAME = "(?<![A-Za-z0-9_.$@])[\"'$@]?(?<key>[A-Za-z_][A-Za-z0-9_.-]*)[\"']?";
     private static final String SEPARATOR = "\\s*(?:=>|:=|=(?![=>~])|:(?![:/=]))\\s*";
     /** {@code key = "value"}, {@code "key": 'value'}, {@code val key: String = "value"}: a quoted literal anywhere. */
     private static final Pattern QUOTED = Pattern.compile(NAME + "\\s*(?::\\s*[A-Za-z_][\\w.<>\\[\\]?]*\\s*)?"
-            + SEPARATOR + "(?<q>[\"'`])(?<val>(?:\\\\.|(?!\\k<q>)[^\\\\])*)\\k<q>");
+            + SEPARATOR + "(?<q>[\"'`])(?<val>(?:\\\\.|(?!\\k<q>)[^\\\\]){0," + MAX_VALUE + "}+)\\k<q>");
     /** {@code key: value} or {@code key = value} where the value ends the line (a comment may follow). */
     private static final Pattern LAST = Pattern.compile(NAME + SEPARATOR
-            + "(?<val>[^\\s\"'`]+)(?:\\s+(?:#|//).*)?\\s*$");
+            + "(?<val>[^\\s\"'`]{1," + MAX_VALUE + "}+)(?:\\s+(?:#|//).*)?\\s*$");
     /** {@code key=value} written tight, anywhere in a line: a shell line, a URL query, a command's option. */
-    private static final Pattern TIGHT = Pattern.compile(NAME + "=(?![=>~])(?<val>[^\\s\"'`]+)");
+    private static final Pattern TIGHT = Pattern.compile(NAME + "=(?![=>~])(?<val>[^\\s\"'`]{1," + MAX_VALUE
+            + "}+)");
+    /** PHP's {@code define('DB_PASSWORD', 'value')} (WordPress configuration). */
+    private static final Pattern DEFINE = Pattern.compile("\\bdefine\\s*\\(\\s*(?<kq>[\"'])"
+            + "(?<key>[A-Za-z_][A-Za-z0-9_.-]*)\\k<kq>\\s*,\\s*(?<q>[\"'])(?<val>(?:\\\\.|(?!\\k<q>)[^\\\\]){0,"
+            + MAX_VALUE + "}+)\\k<q>");
     /** {@code <password>value</password>}. */
     private static final Pattern ELEMENT = Pattern.compile(
-            "<(?<key>[A-Za-z_][\\w.:-]*)(?:\\s[^>]*)?>(?<val>[^<]+)</\\k<key>>");
+            "<(?<key>[A-Za-z_][\\w.:-]*)(?:\\s[^>]{0,200}+)?>(?<val>[^<]{1," + MAX_VALUE + "}+)</\\k<key>>");
 
     /** Values that stand for a secret rather than being one: placeholders, templates, examples, booleans. */
     private static final Pattern PLACEHOLDER = Pattern.compile("(?i)^<.*>$|^\\$\\{|^\\$\\(|^\\$[A-Za-z_]|^%[A-Za-z_]"
-            + "\\w*%$|\\{\\{|\\{%|^#\\{|^\\[.*]$|^!|\\.\\.\\.|…|x{4,}|\\*{3,}|example|^(?:your|my|some)[_-]"
+            + "\\w*%$|^%(?:\\(\\w+\\))?s$|\\{\\{|\\{%|^#\\{|^\\{[^{}]*}$|^\\[.*]$|^!|\\.\\.\\.|…|x{4,}|\\*{3,}"
+            + "|example|^(?:your|my|some)[_-]"
             + "|^(?:null|none|nil|undefined|true|false|yes|no|on|off|empty|blank|required|optional|string|str|text"
             + "|secret|secrets|password|passwd|pass|pwd|token|user|username|changeme|change[_-]?me|sample|dummy"
             + "|placeholder|redacted|hidden|masked|todo|tbd|unset|default|environment)$");
@@ -314,39 +329,71 @@ final class SecretScanner {
                 }
             }
         }
+        if (!mayNameASecret(line)) {
+            return merge(spans);
+        }
+        int[] budget = {MAX_NAMES_PER_LINE};
         if (line.indexOf('=') >= 0 || line.indexOf(':') >= 0) {
-            assignments(QUOTED, line, true, spans);
-            assignments(LAST, line, false, spans);
-            assignments(TIGHT, line, false, spans);
+            assignments(QUOTED, line, true, spans, budget);
+            assignments(LAST, line, false, spans, budget);
+            assignments(TIGHT, line, false, spans, budget);
+        }
+        if (line.contains("define")) {
+            assignments(DEFINE, line, true, spans, budget);
         }
         if (line.indexOf('<') >= 0) {
-            assignments(ELEMENT, line, true, spans);
+            assignments(ELEMENT, line, true, spans, budget);
         }
         return merge(spans);
     }
 
-    private static void assignments(Pattern pattern, String line, boolean quoted, List<Span> spans) {
+    private static boolean mayNameASecret(String line) {
+        String lower = line.toLowerCase(Locale.ROOT);
+        for (String hint : NAME_HINTS) {
+            if (lower.contains(hint)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Finds the assignments of one form whose name is a credential's and whose value is not trivial. A search goes on
+     * after the name of an assignment that is not one ("User Id=app;Password=…" holds two), and after the value of
+     * one that is.
+     */
+    private static void assignments(Pattern pattern, String line, boolean quoted, List<Span> spans, int[] budget) {
         Matcher m = pattern.matcher(line);
-        while (m.find()) {
+        int from = 0;
+        while (from < line.length() && budget[0] > 0 && m.find(from)) {
+            from = m.end("key");
             String kind = secretKind(m.group("key"));
             if (kind == null) {
                 continue;
             }
+            budget[0]--;
             int start = m.start("val");
             int end = m.end("val");
-            if (!quoted && start > 0 && end > start) {
+            if (!quoted && start > 0) {
                 char before = line.charAt(m.start() == 0 ? 0 : m.start() - 1);
                 if (before == '?' || before == '&') {   // a URL query: the value ends at the next parameter
-                    int amp = line.indexOf('&', start);
-                    int hash = line.indexOf('#', start);
-                    end = Math.min(end, Math.min(amp < 0 ? end : amp, hash < 0 ? end : hash));
+                    end = Math.min(end, Math.min(indexOr(line, '&', start, end), indexOr(line, '#', start, end)));
+                } else if (before == ';') {             // a connection string: Server=…;Password=…;Database=…
+                    end = Math.min(end, indexOr(line, ';', start, end));
                 }
             }
             String value = line.substring(start, end);
             if (!trivial(quoted ? value : value.replaceAll("[,;.)]+$", ""), quoted)) {
                 spans.add(new Span(start, end, kind));
+                from = Math.max(from, end);
             }
         }
+    }
+
+    /** @return the index of {@code c} in {@code line} from {@code from}, or {@code otherwise} when absent */
+    private static int indexOr(String line, char c, int from, int otherwise) {
+        int at = line.indexOf(c, from);
+        return at < 0 ? otherwise : at;
     }
 
     private static List<Span> merge(List<Span> spans) {

@@ -1,6 +1,7 @@
 package dev.ragkit.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -163,7 +165,9 @@ final class SecretScannerTest {
                 "mysql -u app --password=" + password + " sales",
                 "https://api.example.org/v1/items?access_token=" + password + "&page=2",
                 "spring.datasource.password=" + password,
-                "  password: " + password + "   # production");
+                "  password: " + password + "   # production",
+                "define( 'DB_PASSWORD', '" + password + "' );",
+                "Server=db01;Database=sales;User Id=app;Password=" + password + ";Encrypt=true");
         List<String> references = List.of(
                 "password = getPassword();",
                 "String password = request.getParameter(\"password\");",
@@ -178,7 +182,9 @@ final class SecretScannerTest {
                 "db.password = DB_PASSWORD_FROM_ENV",
                 "api_key: \"{{ vault_api_key }}\"",
                 "if (password == null || token != expected) return;",
-                "token: Optional[str] = None");
+                "token: Optional[str] = None",
+                "dsn = f\"postgres://{user}:{password}@{host}/sales\"",
+                "url = \"mysql://%s:%s@%s/db\" % (user, password, host)");
 
         SecretScanner.Scan literal = SecretScanner.scan(redacted);
         SecretScanner.Scan code = SecretScanner.scan(references);
@@ -187,7 +193,9 @@ final class SecretScannerTest {
         assertThat(literal.redacted()).noneMatch(l -> l.contains(password));
         assertThat(literal.redacted()).contains("mysql -u app --password=[REDACTED: password] sales",
                 "https://api.example.org/v1/items?access_token=[REDACTED: secret]&page=2",
-                "  password: [REDACTED: password]   # production");
+                "  password: [REDACTED: password]   # production",
+                "define( 'DB_PASSWORD', '[REDACTED: password]' );",
+                "Server=db01;Database=sales;User Id=app;Password=[REDACTED: password];Encrypt=true");
         assertThat(code.found()).as(String.join("\n", code.redacted())).isEmpty();
         assertThat(code.redacted()).isEqualTo(references);
     }
@@ -239,6 +247,17 @@ final class SecretScannerTest {
         assertThat(envScan.describe()).isEqualTo("secrets (github-token, password) on 2 of its 3 lines");
         assertThat(pageScan.mostlySecrets()).isFalse();
         assertThat(pageScan.redactions()).isEqualTo(new SecretRedactions(List.of(4), List.of("github-token")));
+    }
+
+    @Test
+    void scan_hostileMegabyteLines_finishInBoundedTime() {
+        List<String> hostile = List.of("a=".repeat(500_000), "password=".repeat(100_000),
+                "password=\"\\\" ".repeat(80_000), "key: x ".repeat(150_000), "token='".repeat(120_000),
+                "define('password', '".repeat(50_000), "https://u:".repeat(100_000), "Bearer ".repeat(100_000));
+
+        SecretScanner.Scan scan = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> SecretScanner.scan(hostile));
+
+        assertThat(scan.redacted()).hasSize(hostile.size());
     }
 
     @Test
