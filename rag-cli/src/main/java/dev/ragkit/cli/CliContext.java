@@ -20,6 +20,8 @@ import org.jspecify.annotations.Nullable;
 final class CliContext {
     /** The environment variable naming the embedder, like {@code --embedder}. */
     static final String RAG_EMBEDDER = "RAG_EMBEDDER";
+    /** The environment variable that turns secret redaction off ({@code false}) or on, like --redact-secrets. */
+    static final String RAG_REDACT_SECRETS = "RAG_REDACT_SECRETS";
     /** Embedders loaded in this JVM, by name (an in-process model loads once). */
     private static final Map<String, Embedder> EMBEDDERS = new ConcurrentHashMap<>();
 
@@ -90,6 +92,29 @@ final class CliContext {
                     + "e.g. bge-small-en-v1.5 (known: " + String.join(", ", Embedders.available().keySet()) + ")");
         }
         return name.strip();
+    }
+
+    /**
+     * @param option {@code --redact-secrets} ({@code true}), {@code --no-redact-secrets} ({@code false}), or
+     *               {@code null} when neither was given
+     * @return that, else {@code RAG_REDACT_SECRETS}, else {@code true}
+     * @throws UsageException when the variable is neither {@code true} nor {@code false}
+     */
+    boolean redactSecrets(@Nullable Boolean option) {
+        if (option != null) {
+            return option;
+        }
+        String value = env.get(RAG_REDACT_SECRETS);
+        if (value == null || value.isBlank()) {
+            return true;
+        }
+        return switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new UsageException(RAG_REDACT_SECRETS + " must be true or false, got '"
+                    + Terminal.line(value) + "'; false indexes secrets found in documents as they are (the same as "
+                    + "--no-redact-secrets)");
+        };
     }
 
     /**

@@ -86,6 +86,13 @@ final class IndexCommand extends CliCommand {
             + "match too)")
     Integer chunkTokens;
 
+    @Option(names = "--redact-secrets", negatable = true, description = "replace each secret found in a document "
+            + "(GitHub, Slack, AWS, Google, Stripe or OpenAI keys, JSON Web Tokens, password= or api_key: lines, "
+            + "private key blocks) by [REDACTED: <kind>] before indexing, keeping the rest of the document; on by "
+            + "default (RAG_REDACT_SECRETS=false turns it off). --no-redact-secrets indexes the text as it is, "
+            + "except that documents that are mostly secrets, or hold a private key block, are still skipped")
+    Boolean redactSecrets;
+
     @Option(names = "--json", description = "print the whole report as JSON (every skipped file with its reason)")
     boolean json;
 
@@ -106,6 +113,7 @@ final class IndexCommand extends CliCommand {
         }
         String pathPrefix = prefix != null ? prefix : defaultPrefix(root);
         Indexer.Builder builder = Indexer.builder().tenant(tenantName).sync(sync)
+                .redactSecrets(context.redactSecrets(redactSecrets))
                 .listener(new ProgressPrinter(context.err, context.interactive));
         try {
             builder.pathPrefix(pathPrefix);
@@ -241,6 +249,7 @@ final class IndexCommand extends CliCommand {
             context.out.printf(Locale.ROOT, "Links: %d dropped for leaving %s, %d pointing nowhere (kept, not "
                     + "followed).%n", report.linksDropped(), Terminal.line(dir), report.linksBroken());
         }
+        printRedacted(report);
         Map<SkipReason, List<IndexReport.SkippedFile>> byReason = new LinkedHashMap<>();
         report.filesSkipped().forEach(s -> byReason.computeIfAbsent(s.reason(), r -> new ArrayList<>()).add(s));
         byReason.forEach((reason, files) -> {
@@ -275,6 +284,32 @@ final class IndexCommand extends CliCommand {
     static String failure(IndexReport.FailedFile file) {
         String message = file.message();
         return message.startsWith(file.path() + ":") ? message : file.path() + ": " + message;
+    }
+
+    /** Which files had secrets redacted, on which lines and of which kinds (never the secrets). */
+    private void printRedacted(IndexReport report) {
+        List<IndexReport.RedactedFile> files = report.filesRedacted();
+        if (files.isEmpty()) {
+            return;
+        }
+        context.out.printf(Locale.ROOT, "Secrets: %d line(s) redacted in %d file(s) and indexed without them; move "
+                + "them out of the documents (--no-redact-secrets indexes them as they are).%n", report.linesRedacted(),
+                files.size());
+        for (IndexReport.RedactedFile f : files.subList(0, Math.min(files.size(), LISTED_PER_REASON))) {
+            context.out.println("  redacted " + Terminal.line(f.path()) + ": " + lines(f.lines()) + " ("
+                    + String.join(", ", f.kinds()) + ")");
+        }
+        if (files.size() > LISTED_PER_REASON) {
+            context.out.printf(Locale.ROOT, "  ... and %d more files with redacted secrets (ragkit index --json lists "
+                    + "every file)%n", files.size() - LISTED_PER_REASON);
+        }
+    }
+
+    /** @return {@code line 3} or {@code lines 3, 9, 12} (the first ten, then how many more) */
+    private static String lines(List<Integer> lines) {
+        List<String> shown = lines.subList(0, Math.min(10, lines.size())).stream().map(String::valueOf).toList();
+        return (lines.size() == 1 ? "line " : "lines ") + String.join(", ", shown)
+                + (lines.size() > 10 ? " and " + (lines.size() - 10) + " more" : "");
     }
 
     /** The folder's own name: the same files get the same paths wherever the command runs from. */

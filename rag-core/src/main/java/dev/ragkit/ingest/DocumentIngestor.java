@@ -7,6 +7,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,9 +43,21 @@ import org.jspecify.annotations.Nullable;
  * <h2>What is stored</h2>
  * The document's id is {@link StoredDocument#idFor}(tenant, prefix + path); its metadata holds the parser's fields,
  * the front matter's {@code summary} under {@value #SUMMARY_KEY}, the SHA-256 of the bytes under
- * {@value #CONTENT_HASH_KEY} and the embedder's name under {@value #EMBEDDER_KEY}: re-indexing skips a document whose
- * bytes and embedder did not change. A text that holds a private key block or is mostly credentials is refused
- * ({@link SkipReason#SECRET_CONTENT}) whatever the file is called, so it is never embedded or quoted.
+ * {@value #CONTENT_HASH_KEY}, the embedder's name under {@value #EMBEDDER_KEY} and how secrets were treated under
+ * {@value #SECRETS_KEY}: re-indexing skips a document whose bytes, embedder and secret handling did not change.
+ *
+ * <h2>Secrets</h2>
+ * Before chunking, every line is checked for secrets whatever the file is called: well-known token formats (GitHub,
+ * GitLab, npm, Slack, AWS access key ids, Google API keys, Stripe live keys, OpenAI-style keys, JSON Web Tokens,
+ * {@code Bearer} and {@code Basic} credentials, passwords in URLs), credential assignments ({@code DB_PASSWORD=…},
+ * {@code api_key: …}, {@code secret = "…"}) and private key blocks. Each secret is replaced where it stands by
+ * {@code [REDACTED: <kind>]} (a key block line by line), so no secret reaches the chunks, the embedder, the store or
+ * an answer, the rest of the document is indexed, and line numbers stay right; the title, sections, summary and
+ * front-matter fields are redacted the same way. {@link Prepared#secrets()} says which lines, never the secrets. A
+ * text that is mostly secrets (at least two lines and more than half of those that say anything, like a {@code .env}
+ * file or a bare key) is refused whole ({@link SkipReason#SECRET_CONTENT}). {@link Builder#redactSecrets(boolean)
+ * redactSecrets(false)} turns redaction off: then nothing is redacted, and a text that holds a private key block or is
+ * mostly secrets is still refused whole.
  *
  * <p>Immutable and thread-safe; calls run on the calling thread (apart from the parse, see above).
  */
@@ -60,6 +73,11 @@ public final class DocumentIngestor {
      * how an index knows which folder a path prefix belongs to.
      */
     public static final String ROOT_KEY = "ragkit.root";
+    /**
+     * The metadata key of how the document's secrets were treated: {@code redacted-<detector version>} with
+     * redaction on, {@code off} without. A change (redaction switched, or a new detector) re-reads unchanged files.
+     */
+    public static final String SECRETS_KEY = "ragkit.secrets";
     /** The default number of chunk texts per {@link Embedder#embed} call. */
     public static final int DEFAULT_BATCH_SIZE = 64;
     /** The default time one parse may take. */
@@ -73,6 +91,7 @@ public final class DocumentIngestor {
     private final String pathPrefix;
     private final Duration parseTimeout;
     private final long maxChars;
+    private final boolean redactSecrets;
 
     private DocumentIngestor(Builder b) {
         this.embedder = Objects.requireNonNull(b.embedder);
@@ -83,6 +102,7 @@ public final class DocumentIngestor {
         this.pathPrefix = b.pathPrefix;
         this.parseTimeout = b.parseTimeout;
         this.maxChars = b.maxChars;
+        this.redactSecrets = b.redactSecrets;
     }
 
     /** @return a builder; the embedder and the tenant are required */
@@ -94,17 +114,32 @@ public final class DocumentIngestor {
      * A document parsed, checked and chunked, before embedding.
      *
      * @param document the document to store (its chunk count not yet known to the store)
-     * @param parsed   what the parser made of it
+     * @param parsed   what the parser made of it, its secrets redacted
      * @param chunks   its chunks
      * @param parser   the id of the parser that read it
+     * @param secrets  the lines whose secrets were redacted, and their kinds
      */
-    public record Prepared(StoredDocument document, ParsedDocument parsed, List<TextChunk> chunks, String parser) {
+    public record Prepared(StoredDocument document, ParsedDocument parsed, List<TextChunk> chunks, String parser,
+            SecretRedactions secrets) {
         /** Copies the chunk list. */
         public Prepared {
             Objects.requireNonNull(document, "document");
             Objects.requireNonNull(parsed, "parsed");
             chunks = List.copyOf(chunks);
             Objects.requireNonNull(parser, "parser");
+            Objects.requireNonNull(secrets, "secrets");
+        }
+
+        /**
+         * A document in which nothing was redacted.
+         *
+         * @param document the document
+         * @param parsed   what the parser made of it
+         * @param chunks   its chunks
+         * @param parser   the id of the parser that read it
+         */
+        public Prepared(StoredDocument document, ParsedDocument parsed, List<TextChunk> chunks, String parser) {
+            this(document, parsed, chunks, parser, SecretRedactions.NONE);
         }
     }
 
@@ -114,14 +149,29 @@ public final class DocumentIngestor {
      * @param document the document
      * @param chunks   its chunks with their vectors
      * @param tokens   the tokens in its chunks
-     * @param parsed   what the parser made of it (its links, how many were dropped)
+     * @param parsed   what the parser made of it (its links, how many were dropped), its secrets redacted
+     * @param secrets  the lines whose secrets were redacted, and their kinds
      */
-    public record Ingested(StoredDocument document, List<StoredChunk> chunks, long tokens, ParsedDocument parsed) {
+    public record Ingested(StoredDocument document, List<StoredChunk> chunks, long tokens, ParsedDocument parsed,
+            SecretRedactions secrets) {
         /** Copies the chunk list. */
         public Ingested {
             Objects.requireNonNull(document, "document");
             chunks = List.copyOf(chunks);
             Objects.requireNonNull(parsed, "parsed");
+            Objects.requireNonNull(secrets, "secrets");
+        }
+
+        /**
+         * A document in which nothing was redacted.
+         *
+         * @param document the document
+         * @param chunks   its chunks with their vectors
+         * @param tokens   the tokens in its chunks
+         * @param parsed   what the parser made of it
+         */
+        public Ingested(StoredDocument document, List<StoredChunk> chunks, long tokens, ParsedDocument parsed) {
+            this(document, chunks, tokens, parsed, SecretRedactions.NONE);
         }
     }
 
@@ -148,18 +198,64 @@ public final class DocumentIngestor {
     public Prepared prepare(DocumentSource source) {
         Objects.requireNonNull(source, "source");
         DocumentParser parser = parserFor(source);
-        ParsedDocument parsed = parseWithin(parser, source);
-        SecretScanner.find(parsed.lines()).ifPresent(what -> {
-            throw new DocumentSkippedException(source.path(), SkipReason.SECRET_CONTENT, "its text holds " + what
-                    + "; it is never embedded or quoted (move the secret out of the document to index it)", null);
-        });
+        ParsedDocument parsed;
+        try {
+            parsed = parseWithin(parser, source);
+        } catch (IngestException e) {
+            throw withoutSecrets(e);
+        }
+        SecretScanner.Scan scan = SecretScanner.scan(parsed.lines());
+        if (scan.mostlySecrets() || !redactSecrets && scan.firstKeyBlock() > 0) {
+            throw new DocumentSkippedException(source.path(), SkipReason.SECRET_CONTENT, "its text holds "
+                    + (scan.mostlySecrets() ? scan.describe() : "a private key block at line " + scan.firstKeyBlock())
+                    + "; it is never embedded or quoted (move the secrets out of the document to index it)", null);
+        }
+        SecretRedactions secrets = SecretRedactions.NONE;
+        if (redactSecrets && !scan.found().isEmpty()) {
+            parsed = redacted(parsed, scan.redacted());
+            secrets = scan.redactions();
+        }
         List<TextChunk> chunks;
         try {
             chunks = chunker.chunk(parsed);
         } catch (RuntimeException e) {
             throw new IngestException(source.path(), 0, "chunking failed: " + e, e);
         }
-        return new Prepared(document(parsed, sha256(source.bytes())), parsed, chunks, parser.id());
+        return new Prepared(document(parsed, sha256(source.bytes())), parsed, chunks, parser.id(), secrets);
+    }
+
+    /** The document with these lines, and its title, sections, summary and fields redacted too. */
+    private static ParsedDocument redacted(ParsedDocument parsed, List<String> lines) {
+        Map<String, String> metadata = new LinkedHashMap<>();
+        parsed.metadata().forEach((name, value) -> metadata.put(name, SecretScanner.redactField(name, value)));
+        Map<String, String> sectionsSeen = new HashMap<>();
+        List<@Nullable String> sections = new ArrayList<>(parsed.sections().size());
+        for (String section : parsed.sections()) {
+            sections.add(section == null ? null : sectionsSeen.computeIfAbsent(section, SecretScanner::redactText));
+        }
+        String summary = parsed.summary();
+        return new ParsedDocument(parsed.path(), SecretScanner.redactText(parsed.title()), parsed.docType(),
+                parsed.promotionLevel(), parsed.date(), parsed.accessTags(), parsed.owner(),
+                summary == null ? null : SecretScanner.redactText(summary), metadata, parsed.links(),
+                parsed.droppedLinks(), lines, parsed.firstBodyLine(), sections, parsed.pages(), parsed.structure());
+    }
+
+    /**
+     * A parse failure whose message quotes a secret (a parser may quote the line it stopped at) comes back with the
+     * secret redacted and without its cause, which may quote it too.
+     */
+    private IngestException withoutSecrets(IngestException e) {
+        String message = e.getMessage();
+        if (!redactSecrets || message == null) {
+            return e;
+        }
+        String clean = SecretScanner.redactText(message);
+        if (clean.equals(message)) {
+            return e;
+        }
+        String prefix = e.path() == null ? "" : e.path() + (e.line() > 0 ? ":" + e.line() : "") + ": ";
+        return new IngestException(e.path(), e.line(), clean.startsWith(prefix) ? clean.substring(prefix.length())
+                : clean, null);
     }
 
     /**
@@ -275,7 +371,7 @@ public final class DocumentIngestor {
                     chunk.tokenCount(), chunk.startLine(), chunk.endLine(), chunk.section(), chunk.page()));
             tokens += chunk.tokenCount();
         }
-        return new Ingested(prepared.document(), stored, tokens, prepared.parsed());
+        return new Ingested(prepared.document(), stored, tokens, prepared.parsed(), prepared.secrets());
     }
 
     /** @return how many texts one embedding call takes */
@@ -292,7 +388,18 @@ public final class DocumentIngestor {
      */
     public boolean unchanged(@Nullable StoredDocument stored, String sha256) {
         return stored != null && sha256.equals(stored.metadata().get(CONTENT_HASH_KEY))
-                && embedder.name().equals(stored.metadata().get(EMBEDDER_KEY));
+                && embedder.name().equals(stored.metadata().get(EMBEDDER_KEY))
+                && secretHandling().equals(stored.metadata().get(SECRETS_KEY));
+    }
+
+    /** @return what {@value #SECRETS_KEY} records for this ingestor */
+    private String secretHandling() {
+        return redactSecrets ? "redacted-" + SecretScanner.VERSION : "off";
+    }
+
+    /** @return whether secrets are redacted line by line (the default) */
+    public boolean redactsSecrets() {
+        return redactSecrets;
     }
 
     /** @return the stored path of a root-relative path: the prefix and the path */
@@ -416,6 +523,7 @@ public final class DocumentIngestor {
         }
         metadata.put(CONTENT_HASH_KEY, sha256);
         metadata.put(EMBEDDER_KEY, embedder.name());
+        metadata.put(SECRETS_KEY, secretHandling());
         List<String> links = new ArrayList<>(parsed.links().size());
         parsed.links().forEach(l -> links.add(pathPrefix + l));
         return StoredDocument.builder()
@@ -447,6 +555,7 @@ public final class DocumentIngestor {
         String pathPrefix = "";
         Duration parseTimeout = DEFAULT_PARSE_TIMEOUT;
         long maxChars = DocumentSource.DEFAULT_MAX_CHARS;
+        boolean redactSecrets = true;
 
         Builder() {
         }
@@ -522,6 +631,17 @@ public final class DocumentIngestor {
                 throw new IllegalArgumentException("maxChars must be at least 1, got " + chars);
             }
             this.maxChars = chars;
+            return this;
+        }
+
+        /**
+         * @param redact whether to replace each secret found in a document's lines by {@code [REDACTED: <kind>]}
+         *               before chunking (default {@code true}); {@code false} indexes the text as it is, except that
+         *               a text holding a private key block or mostly secrets is still refused whole
+         * @return this builder
+         */
+        public Builder redactSecrets(boolean redact) {
+            this.redactSecrets = redact;
             return this;
         }
 

@@ -14,6 +14,8 @@ import java.util.TreeMap;
  * @param filesUnchanged   files whose bytes and embedder were those of the stored document: not read again
  * @param filesSkipped     files and folders left alone, with the reason, in path order (immutable)
  * @param filesFailed      files (and folders that could not be listed) that failed, in path order (immutable)
+ * @param filesRedacted    files indexed in this run in which secrets were redacted, with the lines, in path order
+ *                         (immutable); never the secrets themselves
  * @param chunks           chunks stored
  * @param tokens           tokens in those chunks
  * @param documentsDeleted documents the sync mode deleted because their files are gone (0 without sync)
@@ -34,6 +36,7 @@ public record IndexReport(
         int filesUnchanged,
         List<SkippedFile> filesSkipped,
         List<FailedFile> filesFailed,
+        List<RedactedFile> filesRedacted,
         long chunks,
         long tokens,
         int documentsDeleted,
@@ -53,6 +56,7 @@ public record IndexReport(
     public IndexReport {
         filesSkipped = List.copyOf(Objects.requireNonNull(filesSkipped, "filesSkipped"));
         filesFailed = List.copyOf(Objects.requireNonNull(filesFailed, "filesFailed"));
+        filesRedacted = List.copyOf(Objects.requireNonNull(filesRedacted, "filesRedacted"));
         if (filesIndexed < 0 || filesUnchanged < 0 || chunks < 0 || tokens < 0 || documentsDeleted < 0
                 || documentsGone < 0 || linksDropped < 0 || linksBroken < 0) {
             throw new IllegalArgumentException("report counts must not be negative");
@@ -63,7 +67,8 @@ public record IndexReport(
     }
 
     /**
-     * A report without gone documents counted: as before {@link #documentsGone()} existed.
+     * A report without redacted files or gone documents counted: as before {@link #filesRedacted()} and
+     * {@link #documentsGone()} existed.
      *
      * @throws IllegalArgumentException on negative counts
      */
@@ -71,7 +76,7 @@ public record IndexReport(
             List<FailedFile> filesFailed, long chunks, long tokens, int documentsDeleted, long linksDropped,
             long linksBroken, Map<String, TypeCounts> types, InputLimit inputLimit, boolean cancelled,
             Duration elapsed) {
-        this(filesIndexed, filesUnchanged, filesSkipped, filesFailed, chunks, tokens, documentsDeleted, 0,
+        this(filesIndexed, filesUnchanged, filesSkipped, filesFailed, List.of(), chunks, tokens, documentsDeleted, 0,
                 linksDropped, linksBroken, types, inputLimit, cancelled, elapsed);
     }
 
@@ -142,6 +147,11 @@ public record IndexReport(
         return !cancelled && filesFailed.isEmpty();
     }
 
+    /** @return the lines whose secrets were redacted, over all {@link #filesRedacted()} */
+    public long linesRedacted() {
+        return filesRedacted.stream().mapToLong(f -> f.lines().size()).sum();
+    }
+
     /**
      * What happened to the files of one type.
      *
@@ -177,6 +187,22 @@ public record IndexReport(
             Objects.requireNonNull(path, "path");
             Objects.requireNonNull(reason, "reason");
             Objects.requireNonNull(detail, "detail");
+        }
+    }
+
+    /**
+     * A file indexed with its secrets redacted: where they were and what kind, never what they were.
+     *
+     * @param path  root-relative path with {@code /} separators
+     * @param lines the 1-based lines whose secrets were replaced, ascending (immutable)
+     * @param kinds the kinds found, e.g. {@code github-token}, {@code password}, sorted (immutable)
+     */
+    public record RedactedFile(String path, List<Integer> lines, List<String> kinds) {
+        /** Checks for nulls and copies the lists. */
+        public RedactedFile {
+            Objects.requireNonNull(path, "path");
+            lines = List.copyOf(Objects.requireNonNull(lines, "lines"));
+            kinds = List.copyOf(Objects.requireNonNull(kinds, "kinds"));
         }
     }
 

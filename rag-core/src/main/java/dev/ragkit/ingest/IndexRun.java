@@ -20,6 +20,7 @@ final class IndexRun {
     private final Embedder embedder;
     final List<IndexReport.SkippedFile> skipped = new ArrayList<>();
     final List<IndexReport.FailedFile> failed = new ArrayList<>();
+    final List<IndexReport.RedactedFile> redacted = new ArrayList<>();
     final Map<String, int[]> types = new HashMap<>();
     int indexed;
     int unchanged;
@@ -46,6 +47,13 @@ final class IndexRun {
         linksBroken += broken;
         input = input.plus(IndexReport.InputLimit.measure(embedder,
                 ingested.chunks().stream().map(StoredChunk::text).toList()));
+        SecretRedactions secrets = ingested.secrets();
+        if (!secrets.isEmpty()) {
+            LOG.warn("{}: redacted the secrets ({}) on {} line(s) before indexing: lines {}; the rest of the file is "
+                    + "indexed. Move the secrets out of the document", path, String.join(", ", secrets.kinds()),
+                    secrets.count(), secrets.lines());
+            redacted.add(new IndexReport.RedactedFile(path, secrets.lines(), secrets.kinds()));
+        }
         count(type, 0);
         listener.onFileDone(path, ingested.chunks().size(), ingested.tokens());
     }
@@ -85,12 +93,14 @@ final class IndexRun {
     IndexReport report(int deleted, int gone, boolean cancelled, Duration elapsed) {
         skipped.sort(Comparator.comparing(IndexReport.SkippedFile::path));
         failed.sort(Comparator.comparing(IndexReport.FailedFile::path));
+        redacted.sort(Comparator.comparing(IndexReport.RedactedFile::path));
         Map<String, IndexReport.TypeCounts> counts = new HashMap<>();
         types.forEach((type, c) -> counts.put(type, new IndexReport.TypeCounts(c[0], c[1], c[2], c[3])));
         if (input.chunksOver() > 0) {
             LOG.warn("{}", input.describe(chunks));
         }
-        return new IndexReport(indexed, unchanged, skipped, failed, chunks, tokens, deleted, gone, linksDropped,
+        return new IndexReport(indexed, unchanged, skipped, failed, redacted, chunks, tokens, deleted, gone,
+                linksDropped,
                 linksBroken, counts, input, cancelled, elapsed);
     }
 }

@@ -57,8 +57,16 @@ import org.slf4j.LoggerFactory;
  * ({@code .env*}, {@code *.pem}, {@code *.key}), hidden files and folders, files larger than their parser's limit
  * ({@link DocumentParser#maxBytes()}, or {@link Builder#maxFileBytes(long)} for all), symbolic links leaving the root
  * or looping, and what is not a regular file. Reading decides the rest: a document whose bytes no parser reads,
- * that is encrypted, has no text layer, or whose text holds secrets is skipped with that reason; one that cannot be
- * parsed, chunked or embedded fails. Files are opened without following a link at their last step.
+ * that is encrypted, has no text layer, or whose text is mostly secrets is skipped with that reason; one that cannot
+ * be parsed, chunked or embedded fails. Files are opened without following a link at their last step.
+ *
+ * <h2>Secrets inside documents</h2>
+ * A secret in a document that is otherwise worth indexing — a GitHub or Slack token, an AWS key, a
+ * {@code password=} line, a private key block pasted into a runbook — is replaced where it stands by
+ * {@code [REDACTED: <kind>]} before chunking, so it never reaches the embedder, the store or an answer, and the rest
+ * of the document is indexed with its line numbers unchanged (see {@link DocumentIngestor}).
+ * {@link IndexReport#filesRedacted()} names the files and lines, never the secrets, and so do the log and the audit
+ * record's counts. {@link Builder#redactSecrets(boolean) redactSecrets(false)} turns it off.
  *
  * <h2>Incremental</h2>
  * A file whose bytes and embedder are those of its stored document (its SHA-256 and the embedder's name are kept in
@@ -224,10 +232,11 @@ public final class Indexer {
         // a run that changed nothing (a periodic rescan of an unchanged folder) is not worth a line at INFO
         boolean nothing = report.filesIndexed() == 0 && deleted == 0 && report.filesFailed().isEmpty() && !cancelled;
         String line = "indexed {} of {} files under {} into tenant '{}': {} unchanged, {} chunks, {} skipped, {} failed,"
-                + " {} deleted{} in {} ms";
+                + " {} deleted, {} secret lines redacted in {} files{} in {} ms";
         Object[] values = {report.filesIndexed(), scan.candidates.size(), scan.realRoot, ingestor.tenant(),
                 report.filesUnchanged(), report.chunks(), report.filesSkipped().size(), report.filesFailed().size(),
-                deleted, cancelled ? ", cancelled" : "", elapsed.toMillis()};
+                deleted, report.linesRedacted(), report.filesRedacted().size(), cancelled ? ", cancelled" : "",
+                elapsed.toMillis()};
         if (nothing) {
             LOG.debug(line, values);
         } else {
@@ -340,6 +349,8 @@ public final class Indexer {
             counts.put("deleted", (long) report.documentsDeleted());
             counts.put("chunks", report.chunks());
             counts.put("tokens", report.tokens());
+            counts.put("redactedFiles", (long) report.filesRedacted().size());
+            counts.put("redactedLines", report.linesRedacted());
         }
         String what = root.toString();
         AuditRecord record = new AuditRecord(at, UUID.randomUUID().toString(), ingestor.tenant(), what,
@@ -387,6 +398,7 @@ public final class Indexer {
             b.ingestor.pathPrefix = ingestor.pathPrefix;
             b.ingestor.parseTimeout = ingestor.parseTimeout;
             b.ingestor.maxChars = ingestor.maxChars;
+            b.ingestor.redactSecrets = ingestor.redactSecrets;
             b.include = include;
             b.exclude = exclude;
             b.maxFileBytes = maxFileBytes;
@@ -550,6 +562,20 @@ public final class Indexer {
         /** @param timeout the longest one file's parse may take (default one minute) @return this builder */
         public Builder parseTimeout(Duration timeout) {
             ingestor.parseTimeout(timeout);
+            return this;
+        }
+
+        /**
+         * @param redact whether each secret found in a document's lines (a token of a well-known format, a
+         *               credential assignment, a private key block) is replaced by {@code [REDACTED: <kind>]} before
+         *               chunking and embedding, keeping the rest of the document (default {@code true}); the report
+         *               lists the files and lines ({@link IndexReport#filesRedacted()}). With {@code false} the text
+         *               is indexed as it is, except that a document holding a private key block or mostly secrets is
+         *               still skipped whole. Switching it re-reads every file on the next run
+         * @return this builder
+         */
+        public Builder redactSecrets(boolean redact) {
+            ingestor.redactSecrets(redact);
             return this;
         }
 

@@ -28,8 +28,11 @@ public enum SkipReason {
     ENCRYPTED("encrypted"),
     /** A scanned document with no text to extract (RagKit does not run OCR). */
     NO_TEXT_LAYER("no text layer (scanned; no OCR)"),
-    /** The text holds a private key block, or mostly credential-looking assignments. */
-    SECRET_CONTENT("holds secrets (a private key or credentials)");
+    /**
+     * The text is mostly secrets (tokens, credential assignments, a private key block), so there is nothing to index
+     * once they are redacted; or, with secret redaction off, it holds a private key block.
+     */
+    SECRET_CONTENT("mostly secrets (or a private key block, with redaction off)");
 
     private final String description;
 

@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.ragkit.error.IngestException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import dev.ragkit.store.StoredChunk;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -115,6 +117,106 @@ final class DocumentIngestorTest {
         assertThat(catchThrowableOfType(DocumentSkippedException.class,
                 () -> ingestor().prepare(source("config.txt", env))).reason()).isEqualTo(SkipReason.SECRET_CONTENT);
         assertThat(ingestor().prepare(source("policy.md", prose)).chunks()).isNotEmpty();
+    }
+
+    /** A runbook with a token in its front matter, its heading, its prose and a password line (issue 28). */
+    private static String runbook(String token, String password) {
+        return "---\ntitle: Deploy runbook\nci_token: " + token + "\n---\n"     // lines 1-4
+                + "# Deploy with " + token + "\n"                                 // 5
+                + "\n"                                                              // 6
+                + "Clone the repository with " + token + " and run make.\n"       // 7
+                + "The database password=" + password + " lives in the vault.\n"   // 8
+                + "Then restart the reporting service.\n"                          // 9
+                + "Check the dashboard for errors.\n"                              // 10
+                + "Tell the release channel when it is done.\n"                    // 11
+                + "Roll back with the previous tag if the checks fail.\n"          // 12
+                + "Write down what went wrong in the deploy log.\n";               // 13
+    }
+
+    @Test
+    void ingest_secretsInsideADocument_areRedactedBeforeChunkingAndEmbeddingAndTheRestIsKept() {
+        String token = SecretSamples.githubToken(new Random(1));
+        String password = SecretSamples.password(new Random(2));
+        String text = runbook(token, password);
+
+        DocumentIngestor.Ingested doc = ingestor().ingest(source("ops/deploy.md", text));
+
+        assertThat(doc.secrets()).isEqualTo(new SecretRedactions(List.of(3, 5, 7, 8),
+                List.of("github-token", "password")));
+        assertThat(doc.parsed().lines()).hasSize(text.split("\n").length)
+                .contains("Clone the repository with [REDACTED: github-token] and run make.",
+                        "The database password=[REDACTED: password] lives in the vault.",
+                        "Then restart the reporting service.");
+        String stored = doc.document() + "\n" + doc.chunks().stream().map(c -> c.text() + " " + c.section())
+                .reduce("", String::concat);
+        assertThat(stored).doesNotContain(token).doesNotContain(password)
+                .contains("Then restart the reporting service.");
+        assertThat(doc.document().metadata()).containsEntry("ci_token", "[REDACTED: github-token]")
+                .containsEntry(DocumentIngestor.SECRETS_KEY, "redacted-" + SecretScanner.VERSION);
+        assertThat(doc.document().title()).isEqualTo("Deploy runbook");
+        assertThat(doc.chunks()).extracting(StoredChunk::section).containsOnly("Deploy with [REDACTED: github-token]");
+        assertThat(doc.chunks()).filteredOn(c -> c.text().contains("restart")).singleElement()
+                .satisfies(c -> assertThat(List.of(c.startLine(), c.endLine())).as("the file's own line numbers")
+                        .containsExactly(5, 13));
+        assertThat(embedder.calls()).isNotEmpty().allSatisfy(call -> assertThat(String.join(" ", call))
+                .doesNotContain(token).doesNotContain(password));
+    }
+
+    @Test
+    void ingest_redactSecretsOff_indexesTheTextAsItIsButStillRefusesAKeyBlock() {
+        String token = SecretSamples.githubToken(new Random(1));
+        DocumentIngestor verbatim = DocumentIngestor.builder().embedder(embedder).tenant("acme").redactSecrets(false)
+                .build();
+        String keyBody = SecretSamples.fill("MHcCAQEE{s56}", new Random(3));
+        String key = "Notes on the old server.\nIt runs the batch jobs.\nThey start at two.\n"
+                + "Its key is below.\n-----BEGIN EC PRIVATE KEY-----\n" + keyBody + "\n"
+                + "-----END EC PRIVATE KEY-----\nDo not use it.\n";
+
+        DocumentIngestor.Ingested doc = verbatim.ingest(source("ops/deploy.md", runbook(token, "s3cretPassw0rd")));
+        DocumentSkippedException refused = catchThrowableOfType(DocumentSkippedException.class,
+                () -> verbatim.prepare(source("ops/server.md", key)));
+        DocumentIngestor.Prepared redacted = ingestor().prepare(source("ops/server.md", key));
+
+        assertThat(doc.secrets()).isEqualTo(SecretRedactions.NONE);
+        assertThat(doc.chunks()).anySatisfy(c -> assertThat(c.text()).contains(token));
+        assertThat(doc.document().metadata()).containsEntry(DocumentIngestor.SECRETS_KEY, "off");
+        assertThat(refused.reason()).isEqualTo(SkipReason.SECRET_CONTENT);
+        assertThat(refused.detail()).contains("a private key block at line 5");
+        assertThat(redacted.secrets().lines()).containsExactly(5, 6, 7);
+        assertThat(redacted.chunks()).allSatisfy(c -> assertThat(c.text()).doesNotContain(keyBody));
+        assertThat(String.join("\n", redacted.parsed().lines())).contains("It runs the batch jobs.", "Do not use it.");
+    }
+
+    @Test
+    void unchanged_documentIndexedWithAnotherSecretHandling_isReadAgain() {
+        byte[] bytes = "# A\n\ntext\n".getBytes(StandardCharsets.UTF_8);
+        DocumentIngestor off = DocumentIngestor.builder().embedder(embedder).tenant("acme").redactSecrets(false)
+                .build();
+        var storedOff = off.ingest(DocumentSource.of("a.md", bytes)).document();
+        var storedOn = ingestor().ingest(DocumentSource.of("a.md", bytes)).document();
+        var storedBefore = storedOn.toBuilder().metadata(java.util.Map.of(DocumentIngestor.CONTENT_HASH_KEY,
+                DocumentIngestor.sha256(bytes), DocumentIngestor.EMBEDDER_KEY, embedder.name())).build();
+
+        assertThat(ingestor().unchanged(storedOn, DocumentIngestor.sha256(bytes))).isTrue();
+        assertThat(ingestor().unchanged(storedOff, DocumentIngestor.sha256(bytes))).isFalse();
+        assertThat(off.unchanged(storedOn, DocumentIngestor.sha256(bytes))).isFalse();
+        assertThat(ingestor().unchanged(storedBefore, DocumentIngestor.sha256(bytes)))
+                .as("indexed before secrets were redacted").isFalse();
+    }
+
+    @Test
+    void prepare_parseErrorQuotingASecret_reportsItRedacted() {
+        String token = SecretSamples.githubToken(new Random(4));
+
+        IngestException e = catchThrowableOfType(IngestException.class,
+                () -> ingestor().prepare(source("bad.md", "---\ndate: " + token + "\n---\nBody.\n")));
+        IngestException verbatim = catchThrowableOfType(IngestException.class,
+                () -> DocumentIngestor.builder().embedder(embedder).tenant("acme").redactSecrets(false).build()
+                        .prepare(source("bad.md", "---\ndate: " + token + "\n---\nBody.\n")));
+
+        assertThat(verbatim.getMessage()).as("the parser quotes the value").contains(token);
+        assertThat(e.getMessage()).doesNotContain(token).contains("[REDACTED: github-token]").startsWith("bad.md:2: ");
+        assertThat(e.getCause()).isNull();
     }
 
     @Test

@@ -24,6 +24,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -129,6 +130,68 @@ final class IndexerTest {
                 .containsExactly(tuple("id_rsa.md", SkipReason.SECRET_CONTENT));
         assertThat(storedPaths()).containsExactly("ok.md");
         assertThat(embedder.calls()).noneSatisfy(call -> assertThat(String.join(" ", call)).contains("MIIE"));
+    }
+
+    @Test
+    void index_secretsInsideDocuments_areRedactedReportedAndNeverFoundWhileTheRestIs() throws IOException {
+        Path root = root();
+        Random random = new Random(28);
+        String token = SecretSamples.githubToken(random);
+        String slack = SecretSamples.slackToken(random);
+        String[] aws = SecretSamples.awsKeyPair(random);
+        write(root, "ops/deploy.md", "# Deploy\n\nThe pipeline clones with " + token + " every night.\n"
+                + "Restart the reporting service after the deploy.\nCheck the dashboard.\n");
+        write(root, "ops/alerts.txt", "Alerts go to the on-call channel.\nThe bot posts with " + slack + "\n"
+                + "aws_access_key_id = " + aws[0] + "\naws_secret_access_key = " + aws[1] + "\n"
+                + "Escalate after fifteen minutes.\nPage the database team for replication lag.\n"
+                + "Close the incident in the tracker.\n");
+        write(root, "clean.md", "# Clean\n\nNothing secret here.\n");
+        List<dev.ragkit.audit.AuditRecord> records = new ArrayList<>();
+
+        IndexReport report = indexer().auditSink(records::add).build().index(root);
+
+        assertThat(report.filesIndexed()).isEqualTo(3);
+        assertThat(report.filesSkipped()).isEmpty();
+        assertThat(report.filesRedacted()).containsExactly(
+                new IndexReport.RedactedFile("ops/alerts.txt", List.of(2, 3, 4),
+                        List.of("aws-access-key-id", "secret", "slack-token")),
+                new IndexReport.RedactedFile("ops/deploy.md", List.of(3), List.of("github-token")));
+        assertThat(report.linesRedacted()).isEqualTo(4);
+        String everything = allStoredText();
+        for (String secret : List.of(token, slack, aws[0], aws[1])) {
+            assertThat(everything).doesNotContain(secret);
+            assertThat(store.search(SearchRequest.builder(ADMIN).text(secret).k(10).build())).as(secret).isEmpty();
+            assertThat(embedder.calls()).noneSatisfy(call -> assertThat(String.join(" ", call)).contains(secret));
+            assertThat(records.toString()).doesNotContain(secret);
+        }
+        assertThat(store.search(SearchRequest.builder(ADMIN).text("reporting service").k(10).build()))
+                .extracting(h -> h.chunk().text()).anySatisfy(t -> assertThat(t).contains("Restart the reporting"));
+        assertThat(chunksOf("ops/deploy.md")).extracting(StoredChunk::text, StoredChunk::startLine).contains(
+                tuple("The pipeline clones with [REDACTED: github-token] every night.", 3),
+                tuple("Restart the reporting service after the deploy.", 4));
+        assertThat(records).singleElement().satisfies(r -> assertThat(r.counts())
+                .containsEntry("redactedFiles", 2L).containsEntry("redactedLines", 4L));
+    }
+
+    @Test
+    void index_redactSecretsOffThenOn_storesTheTokenThenReadsTheUnchangedFileAgainWithoutIt() throws IOException {
+        Path root = root();
+        String token = SecretSamples.githubToken(new Random(29));
+        write(root, "deploy.md", "# Deploy\n\nClone with " + token + " first.\nThen run make.\nThen ship.\n");
+
+        IndexReport off = indexer().redactSecrets(false).build().index(root);
+        String storedOff = allStoredText();
+        IndexReport on = indexer().build().index(root);
+        IndexReport again = indexer().build().index(root);
+
+        assertThat(off.filesRedacted()).isEmpty();
+        assertThat(storedOff).contains(token);
+        assertThat(on.filesIndexed()).as("switching redaction on re-reads the unchanged file").isEqualTo(1);
+        assertThat(on.filesRedacted()).extracting(IndexReport.RedactedFile::path).containsExactly("deploy.md");
+        assertThat(allStoredText()).doesNotContain(token).contains("Then run make.");
+        assertThat(again.filesUnchanged()).isEqualTo(1);
+        assertThat(again.filesRedacted()).as("a run reports what it read").isEmpty();
+        assertThat(indexer().redactSecrets(false).build().toBuilder().build().ingestor().redactsSecrets()).isFalse();
     }
 
     @Test
