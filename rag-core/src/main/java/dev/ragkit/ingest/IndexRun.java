@@ -100,7 +100,6 @@ final class IndexRun {
             LOG.warn("{}", input.describe(chunks));
         }
         return new IndexReport(indexed, unchanged, skipped, failed, redacted, chunks, tokens, deleted, gone,
-                linksDropped,
-                linksBroken, counts, input, cancelled, elapsed);
+                linksDropped, linksBroken, counts, input, cancelled, elapsed);
     }
 }
