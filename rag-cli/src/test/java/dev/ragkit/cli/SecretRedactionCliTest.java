@@ -10,6 +10,7 @@ import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
 import dev.ragkit.store.lucene.LuceneDocumentStore;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -143,12 +144,16 @@ final class SecretRedactionCliTest {
 
     @Test
     void index_inItsOwnProcess_logsTheFileAndLinesOfTheRedactedSecretsButNeverTheSecrets() throws Exception {
-        try (CliChild child = CliChild.start(env, cwd, "index", "docs")) {
+        Path log = cwd.resolve("ragkit.log");
+        try (CliChild child = CliChild.start(env, cwd, "--log-file", log.toString(), "index", "docs")) {
             assertThat(child.exitCode(180)).as(child.err()).isZero();
-            assertThat(child.err()).contains("deploy.md: redacted the secrets (github-token, password, slack-token) "
+            // the console leaves the fact to the report on standard output; the details log names file and lines
+            String details = Files.readString(log);
+            assertThat(details).contains("deploy.md: redacted the secrets (github-token, password, slack-token) "
                     + "on 3 line(s)");
             for (String secret : secrets()) {
                 assertThat(child.err()).doesNotContain(secret);
+                assertThat(details).doesNotContain(secret);
             }
         }
     }
