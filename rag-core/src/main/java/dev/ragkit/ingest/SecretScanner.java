@@ -383,7 +383,11 @@ final class SecretScanner {
                 }
             }
             String value = line.substring(start, end);
-            if (!trivial(quoted ? value : value.replaceAll("[,;.)]+$", ""), quoted)) {
+            // back quotes are markdown's inline code (or a shell's command): words with spaces between two spans
+            // ("`password=` line, a `") are prose, and a name or a call (`IndexReport.filesRedacted()`) is code
+            boolean code = quoted && start > 0 && line.charAt(start - 1) == '`';
+            boolean prose = code && value.chars().anyMatch(Character::isWhitespace);
+            if (!prose && !trivial(quoted ? value : value.replaceAll("[,;.)]+$", ""), quoted && !code)) {
                 spans.add(new Span(start, end, kind));
                 from = Math.max(from, end);
             }
