@@ -6,16 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;
 import dev.ragkit.http.ModelHttp;
+import dev.ragkit.http.testing.CutStreams;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import mockwebserver3.MockResponse;
-import mockwebserver3.MockResponseBody;
 import mockwebserver3.MockWebServer;
-import mockwebserver3.SocketEffect;
-import okio.BufferedSink;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -62,35 +59,8 @@ final class OllamaMessagesTest {
 
     /** The stream, broken off the way {@code how} says: always in the middle of the third line. */
     private static MockResponse cut(String how) {
-        MockResponse.Builder response = new MockResponse.Builder().code(200)
-                .setHeader("Content-Type", "application/x-ndjson");
-        if (how.equals("content-length")) {
-            // MockWebServer sends half the declared body, then closes the socket
-            String whole = String.join("\n", LINES) + "\n";
-            return response.body(whole).onResponseBody(new SocketEffect.CloseSocket()).build();
-        }
-        byte[] bytes = (LINES.get(0) + "\n" + LINES.get(1) + "\n" + LINES.get(2).substring(0, 50))
-                .getBytes(StandardCharsets.UTF_8);
-        boolean chunked = how.equals("chunked");
-        MockResponseBody body = new MockResponseBody() {
-            @Override
-            public long getContentLength() {
-                return -1;
-            }
-
-            @Override
-            public void writeTo(BufferedSink sink) throws IOException {
-                if (chunked) {
-                    sink.writeUtf8(Integer.toHexString(bytes.length)).writeUtf8("\r\n").write(bytes)
-                            .writeUtf8("\r\n");
-                } else {
-                    sink.write(bytes);
-                }
-                sink.flush();
-            }
-        };
-        response.body(body).removeHeader("Content-Length").onResponseEnd(new SocketEffect.CloseSocket());
-        return (chunked ? response.setHeader("Transfer-Encoding", "chunked") : response).build();
+        return CutStreams.cut(how, "application/x-ndjson", String.join("\n", LINES) + "\n",
+                LINES.get(0) + "\n" + LINES.get(1) + "\n" + LINES.get(2).substring(0, 50));
     }
 
     @ParameterizedTest

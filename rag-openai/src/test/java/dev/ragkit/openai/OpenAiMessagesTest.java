@@ -9,16 +9,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ragkit.error.ModelNotFoundException;
 import dev.ragkit.generation.HealthStatus;
 import dev.ragkit.http.ModelHttp;
+import dev.ragkit.http.testing.CutStreams;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import mockwebserver3.MockResponse;
-import mockwebserver3.MockResponseBody;
 import mockwebserver3.MockWebServer;
-import mockwebserver3.SocketEffect;
-import okio.BufferedSink;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -121,38 +118,11 @@ final class OpenAiMessagesTest {
                 .hasMessageNotContaining("StreamReadConstraints");
     }
 
-    /** The fixture's first {@code events} events, then half of the next line: sent in a way {@code how} breaks. */
+    /** The fixture's first three events, then half of the next line: sent in a way {@code how} breaks. */
     private static MockResponse cut(String how) {
         List<String> lines = fixture("chat-stream.sse").lines().filter(l -> !l.isBlank()).toList();
-        String whole = String.join("\n\n", lines) + "\n\n";
-        MockResponse.Builder response = new MockResponse.Builder().code(200)
-                .setHeader("Content-Type", "text/event-stream");
-        if (how.equals("content-length")) {
-            // MockWebServer sends half the declared body, then closes the socket
-            return response.body(whole).onResponseBody(new SocketEffect.CloseSocket()).build();
-        }
-        String sent = String.join("\n\n", lines.subList(0, 3)) + "\n\n" + lines.get(3).substring(0, 40);
-        byte[] bytes = sent.getBytes(StandardCharsets.UTF_8);
-        boolean chunked = how.equals("chunked");
-        MockResponseBody body = new MockResponseBody() {
-            @Override
-            public long getContentLength() {
-                return -1;
-            }
-
-            @Override
-            public void writeTo(BufferedSink sink) throws IOException {
-                if (chunked) {
-                    sink.writeUtf8(Integer.toHexString(bytes.length)).writeUtf8("\r\n").write(bytes)
-                            .writeUtf8("\r\n");
-                } else {
-                    sink.write(bytes);
-                }
-                sink.flush();
-            }
-        };
-        response.body(body).removeHeader("Content-Length").onResponseEnd(new SocketEffect.CloseSocket());
-        return (chunked ? response.setHeader("Transfer-Encoding", "chunked") : response).build();
+        return CutStreams.cut(how, "text/event-stream", String.join("\n\n", lines) + "\n\n",
+                String.join("\n\n", lines.subList(0, 3)) + "\n\n" + lines.get(3).substring(0, 40));
     }
 
     @ParameterizedTest
