@@ -142,7 +142,7 @@ final class IndexFolder {
                 } else if (name.equals(LuceneIndex.LOCK_FILE) && !emptyFile(entry)) {
                     strangers.add(name);        // Lucene's lock file is always empty (its lock checks so)
                 } else if (name.equals(LuceneIndex.LOCK_FILE) || name.equals(LuceneIndex.HOLDER_FILE)
-                        || name.equals(MARKER_TMP) && isMarker(entry)) {
+                        || name.equals(MARKER_TMP) && markerBeingWritten(entry)) {
                     continue;
                 } else if (luceneName(name)) {
                     if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) || !parseable(name)) {
@@ -251,6 +251,21 @@ final class IndexFolder {
         try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
             byte[] first = in.readNBytes(MARKER_LINE.length());
             return new String(first, StandardCharsets.UTF_8).equals(MARKER_LINE);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Whether a file named as the marker's temporary file is RagKit's, maybe still being written or already moved into
+     * place by another process creating the index at this moment: it is gone, or it starts as the marker does.
+     */
+    private static boolean markerBeingWritten(Path file) {
+        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+            String first = new String(in.readNBytes(MARKER_LINE.length()), StandardCharsets.UTF_8);
+            return MARKER_LINE.startsWith(first);
+        } catch (NoSuchFileException e) {
+            return true;
         } catch (IOException e) {
             return false;
         }

@@ -124,6 +124,22 @@ final class LuceneDocumentStoreTest {
     }
 
     @Test
+    void open_whileAnotherWriterIsWritingTheMarker_isNotCalledForeign() throws Exception {
+        // The moment a second writer may list: the first has opened the marker's temporary file, not yet written it.
+        Path dir = Files.createDirectories(tmp.resolve("marking"));
+        Files.writeString(dir.resolve(".ragkit-index.txt.tmp"), "");
+
+        try (LuceneDocumentStore store = at("marking").embedder("e").build()) {
+            assertThat(store.info().embedder()).isEqualTo("e");
+        }
+        // a file of that name that is not RagKit's marker is still somebody else's
+        Path other = Files.createDirectories(tmp.resolve("other"));
+        Files.writeString(other.resolve(".ragkit-index.txt.tmp"), "my notes");
+        assertThatThrownBy(() -> at("other").build()).isInstanceOf(StoreException.class)
+                .hasMessageContaining(".ragkit-index.txt.tmp");
+    }
+
+    @Test
     void open_directoryWithOtherFiles_refusesAndLeavesThemAlone() throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("notes"));
         Files.writeString(dir.resolve("todo.txt"), "keep me");
