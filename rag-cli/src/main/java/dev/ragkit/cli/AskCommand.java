@@ -1,11 +1,5 @@
 package dev.ragkit.cli;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import dev.ragkit.RagPipeline;
 import dev.ragkit.RagRequest;
 import dev.ragkit.RagResponse;
@@ -18,8 +12,6 @@ import dev.ragkit.grounding.RouteTarget;
 import dev.ragkit.store.MetadataFilter;
 import dev.ragkit.store.MetadataFilterSyntaxException;
 import dev.ragkit.store.Scope;
-import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -124,7 +116,7 @@ final class AskCommand extends CliCommand {
             RagPipeline rag = answering.pipeline(answering.options(profile == Profile.knowledge_base));
             RagResponse response = stream && !json ? streamed(rag, request) : rag.ask(request);
             if (json) {
-                context.out.println(mapper().writeValueAsString(response));
+                context.out.println(json().writeValueAsString(response));
             } else {
                 print(response, answering.choice, !stream);
             }
@@ -199,16 +191,5 @@ final class AskCommand extends CliCommand {
             context.out.println("Linked: " + String.join(", ", r.linkedDocuments().stream()
                     .map(l -> Terminal.line(l.path()) + " (from " + Terminal.line(l.linkedFrom()) + ")").toList()));
         }
-    }
-
-    /** Jackson for the response: records as objects, durations as milliseconds. */
-    static ObjectMapper mapper() {
-        SimpleModule durations = new SimpleModule().addSerializer(Duration.class, new StdSerializer<>(Duration.class) {
-            @Override
-            public void serialize(Duration d, JsonGenerator gen, SerializerProvider provider) throws IOException {
-                gen.writeNumber(d.toNanos() / 1e6);
-            }
-        });
-        return new ObjectMapper().registerModule(durations).enable(SerializationFeature.INDENT_OUTPUT);
     }
 }

@@ -1,5 +1,13 @@
 package dev.ragkit.cli;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -54,5 +62,16 @@ abstract class CliCommand implements Callable<Integer> {
             }
         }
         return tags;
+    }
+
+    /** Jackson for what {@code --json} prints: records as objects, durations as milliseconds. */
+    static ObjectMapper json() {
+        SimpleModule durations = new SimpleModule().addSerializer(Duration.class, new StdSerializer<>(Duration.class) {
+            @Override
+            public void serialize(Duration d, JsonGenerator gen, SerializerProvider provider) throws IOException {
+                gen.writeNumber(d.toNanos() / 1e6);
+            }
+        });
+        return new ObjectMapper().registerModule(durations).enable(SerializationFeature.INDENT_OUTPUT);
     }
 }

@@ -200,12 +200,12 @@ final class IndexCommand extends CliCommand {
     private void print(IndexReport report, CliIndex.Location location, String tenantName, String pathPrefix)
             throws Exception {
         if (json) {
-            ObjectNode out = AskCommand.mapper().valueToTree(report);
+            ObjectNode out = json().valueToTree(report);
             out.put("index", location.path().toString());
             out.put("store", location.kind() == CliIndex.Kind.LUCENE ? "lucene" : "in-memory");
             out.put("folder", dir);
             out.put("tenant", tenantName);
-            context.out.println(AskCommand.mapper().writeValueAsString(out));
+            context.out.println(json().writeValueAsString(out));
             return;
         }
         printSummary(report, tenantName, pathPrefix);
