@@ -63,7 +63,7 @@ final class McpServerTest {
         ServerParameters params = ServerParameters.builder(java()).args(command("--tags", "eng")).build();
         client = McpClient.sync(new StdioClientTransport(params, MAPPER)).requestTimeout(Duration.ofSeconds(120))
                 .initializationTimeout(Duration.ofSeconds(120)).build();
-        client.initialize();
+        initialize(client);
     }
 
     @AfterAll
@@ -194,7 +194,7 @@ final class McpServerTest {
             McpSyncClient http = McpClient.sync(HttpClientStreamableHttpTransport.builder(base).endpoint("/mcp")
                     .jsonMapper(MAPPER).build()).requestTimeout(Duration.ofSeconds(120)).build();
             try {
-                http.initialize();
+                initialize(http);
                 assertThat(http.listTools().tools()).hasSize(3);
                 CallToolResult result = http.callTool(new McpSchema.CallToolRequest("rag_query",
                         Map.of("question", "How often do API keys rotate?")));
@@ -206,6 +206,19 @@ final class McpServerTest {
         } finally {
             server.destroy();
             server.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Initializes an MCP SDK client, once more when the SDK's client (mcp-core 2.1.0) fails its own initialize with a
+     * NullPointerException (it reads the initialization's result before storing it, now and then; the session is up
+     * by then). As rag-mcp's McpFixture.initialize.
+     */
+    private static void initialize(McpSyncClient mcp) {
+        try {
+            mcp.initialize();
+        } catch (NullPointerException e) {
+            mcp.initialize();
         }
     }
 }

@@ -14,6 +14,8 @@ import dev.ragkit.ingest.Indexer;
 import dev.ragkit.retrieval.Retriever;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import dev.ragkit.testing.HashedBagOfWordsEmbedder;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +30,23 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * embedder, a given backend, and an audit sink that records every record (or fails on demand).
  */
 final class McpFixture implements AutoCloseable {
+    /**
+     * Initializes an MCP SDK client. The SDK's own client (mcp-core 2.1.0) now and then fails its initialize with a
+     * NullPointerException from {@code Mono.just} inside {@code McpAsyncClient.initialize}: the initialization's
+     * result is read before the SDK has stored it (seen once in seven full runs of the suite, in the client, not the
+     * server); by then the session is set up, so asking again returns the stored result.
+     *
+     * @param client the client
+     * @return the server's answer to initialize
+     */
+    static McpSchema.InitializeResult initialize(McpSyncClient client) {
+        try {
+            return client.initialize();
+        } catch (NullPointerException e) {
+            return client.initialize();
+        }
+    }
+
     static final String TENANT = "acme";
     static final String KEYS_TEXT = "API keys rotate every ninety days. Run the rotate command to replace a key "
             + "early; the old key stops working after one hour.";

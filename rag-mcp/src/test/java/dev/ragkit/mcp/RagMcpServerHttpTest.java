@@ -179,7 +179,7 @@ final class RagMcpServerHttpTest {
                 .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + TOKEN)).build())
                 .requestTimeout(Duration.ofSeconds(60)).build();
         try {
-            client.initialize();
+            McpFixture.initialize(client);
             assertThat(client.listTools().tools()).hasSize(3);
         } finally {
             client.closeGracefully();

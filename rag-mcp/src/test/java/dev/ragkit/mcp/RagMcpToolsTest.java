@@ -39,7 +39,7 @@ final class RagMcpToolsTest {
         client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
                 .endpoint(RagMcpServer.ENDPOINT).jsonMapper(tools.jsonMapper()).build())
                 .requestTimeout(Duration.ofSeconds(60)).build();
-        client.initialize();
+        McpFixture.initialize(client);
     }
 
     @AfterEach
