@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** Reads the recorded Ollama responses in {@code shared/fixtures/ollama} (beside the repository; see SOURCES.md). */
-final class Fixtures {
+public final class Fixtures {
 
     private Fixtures() {
     }
@@ -17,7 +17,7 @@ final class Fixtures {
      * @param name a file in {@code shared/fixtures/ollama}, e.g. {@code tags.json}
      * @return its text
      */
-    static String read(String name) {
+    public static String read(String name) {
         for (String dir : List.of("../../shared/fixtures/ollama", "../shared/fixtures/ollama", "shared/fixtures/ollama")) {
             Path file = Path.of(dir, name);
             if (Files.isRegularFile(file)) {
