@@ -20,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  * heading from Word, HTML or PDF), list items, fenced code lines (each line on its own), code lines outside
  * fences (a line ending in {@code ;}, <code>{</code> or <code>}</code>: on its own) and comment lines (joined with
  * comment lines only). The lines of a unit are read as one text, and {@link BreakIterator}'s sentence instance (English
- * rules) cuts it. Stateless and thread-safe.
+ * rules) cuts it, except after an initial or a title before a capitalised word ({@code M.V. Hughes},
+ * {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence too: a name is never cut). Stateless and
+ * thread-safe.
  */
 public final class Sentences {
 
@@ -33,6 +35,13 @@ public final class Sentences {
     private static final Pattern COMMENT = Pattern.compile("\\s*(//|/\\*|\\*|--|;;|#!|<!--).*");
     private static final Pattern CODE_END = Pattern.compile(".*[;{}]\\s*");
     private static final Pattern CLOSING = Pattern.compile(".*[.!?:;,\"'”’)\\]]\\s*");
+    /**
+     * The end of a text that cannot end a sentence: an initial ({@code J.}, {@code M.V.}) or a title before a name
+     * ({@code Mr.}, {@code Dr.}, {@code St.}). The JDK's sentence rules break after each of them.
+     */
+    private static final Pattern NAME_PART = Pattern.compile(
+            "(?:^|[\\s(\\[\"'“‘.])(?:\\p{Lu}\\.|Mr\\.|Mrs\\.|Ms\\.|Dr\\.|Prof\\.|St\\.|Sr\\.|Jr\\.|Gen\\.|Col\\.|"
+            + "Capt\\.|Lt\\.|Sgt\\.|Rev\\.|Hon\\.|Mt\\.|Ft\\.)$");
     private static final Pattern HEADING_TEXT = Pattern.compile("[\\p{Lu}\\p{N}][\\p{L}\\p{N} '&()-]*");
 
     private Sentences() {
@@ -179,9 +188,22 @@ public final class Sentences {
                     && !Character.isWhitespace(text.charAt(end - 1))) {
                 continue;
             }
+            // Nor after an initial or a title before a name: "M.V. Hughes", "Dr. Jones".
+            if (end < text.length() && NAME_PART.matcher(text.substring(start, end).stripTrailing()).find()
+                    && Character.isUpperCase(text.codePointAt(end + countSpaces(text, end)))) {
+                continue;
+            }
             add(out, passage, lines, from + start, from + end, false);
             start = end;
         }
+    }
+
+    private static int countSpaces(String text, int at) {
+        int n = 0;
+        while (at + n < text.length() - 1 && Character.isWhitespace(text.charAt(at + n))) {
+            n++;
+        }
+        return n;
     }
 
     private static void add(List<Sentence> out, String passage, List<int[]> lines, int from, int to,

@@ -103,4 +103,13 @@ final class SentencesTest {
         assertThat(texts("Use a tool, e.g. the CLI, to index. Then ask.", null))
                 .containsExactly("Use a tool, e.g. the CLI, to index.", "Then ask.");
     }
+
+    @Test
+    void of_initialsAndTitlesBeforeNames_doNotEndSentences() {
+        // the JDK's rules alone cut after "M.V.", "Dr." and each initial of "J. R. R."
+        assertThat(texts("It came out under her married name, M.V. Hughes, in 1934. Dr. Jones met J. R. R. Tolkien "
+                + "at St. Paul's. He lived in the U.S. for years.", null))
+                .containsExactly("It came out under her married name, M.V. Hughes, in 1934.",
+                        "Dr. Jones met J. R. R. Tolkien at St. Paul's.", "He lived in the U.S. for years.");
+    }
 }

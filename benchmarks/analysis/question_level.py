@@ -1,0 +1,66 @@
+"""Question-level answerability: how many answerable questions pass when 90% of left-out ones are routed.
+
+Reads the JSON lines that `ragkit eval <qa-set> --signals <file>` writes (per question: answerable, and per hit
+[z, coverage, keyword, holds-answer]), scores each hit with CalibratedRelevance's weights, and fits a logistic
+model over question-level signals on half of the questions, scoring the other half (both ways round).
+Usage: python3 benchmarks/analysis/question_level.py run1.signals.jsonl [run2.signals.jsonl ...]  (needs numpy)
+"""
+import json
+import sys
+
+import numpy as np
+
+WITH_KEYWORDS = [0.486, 2.479, 0.974, -4.972]  # CalibratedRelevance.WITH_KEYWORDS
+
+
+def auc(pos, neg):
+    pos, neg = np.asarray(pos), np.asarray(neg)
+    return (pos[:, None] > neg[None, :]).mean() + (pos[:, None] == neg[None, :]).mean() / 2
+
+
+def load(path):
+    feats, labels = [], []
+    for line in open(path):
+        r = json.loads(line)
+        hits = np.array([h[:3] for h in r["hits"]])
+        if len(hits) == 0:
+            continue
+        rel = 1 / (1 + np.exp(-(hits @ np.array(WITH_KEYWORDS[:3]) + WITH_KEYWORDS[3])))
+        order = np.argsort(-rel)
+        z = np.sort(hits[:, 0])[::-1]
+        feats.append(dict(maxrel=rel[order[0]], rel2=rel[order[1]] if len(order) > 1 else 0.0,
+                          gap=z[0] - z[min(10, len(z) - 1):].mean(), n30=float((rel > 0.3).sum())))
+        labels.append(int(r["answerable"]))
+    return feats, np.array(labels)
+
+
+def fit(a, y, l2=1e-2, steps=3000, rate=0.5):
+    mu, sd = a.mean(0), a.std(0) + 1e-9
+    z = np.hstack([(a - mu) / sd, np.ones((len(a), 1))])
+    w = np.zeros(z.shape[1])
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-z @ w))
+        w -= rate * (z.T @ (p - y) / len(y) + l2 * np.r_[w[:-1], 0])
+    return w, mu, sd
+
+
+def predict(a, model):
+    w, mu, sd = model
+    return 1 / (1 + np.exp(-np.hstack([(a - mu) / sd, np.ones((len(a), 1))]) @ w))
+
+
+for path in sys.argv[1:]:
+    feats, y = load(path)
+    print(f"{path}: {len(y)} questions, {y.sum()} answerable")
+    for names in (["maxrel"], ["maxrel", "gap"], ["maxrel", "gap", "rel2", "n30"]):
+        a = np.array([[f[n] for n in names] for f in feats])
+        idx = np.arange(len(y))
+        results = []
+        for half in (0, 1):
+            train, test = idx % 2 == half, idx % 2 != half
+            p = predict(a[test], fit(a[train], y[train]))
+            neg = np.sort(p[y[test] == 0])
+            bar = neg[int(0.9 * len(neg))]
+            results.append((auc(p[y[test] == 1], p[y[test] == 0]), (p[y[test] == 1] > bar).mean()))
+        mean_auc, passing = np.mean(results, 0)
+        print(f"  {' + '.join(names):28s} AUC {mean_auc:.3f}  answerable passing at 90% routed {passing:.3f}")
