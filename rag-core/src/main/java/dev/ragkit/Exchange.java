@@ -1,9 +1,9 @@
 package dev.ragkit;
 
+import dev.ragkit.internal.Timings;
 import dev.ragkit.prompt.Prompt;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -16,7 +16,7 @@ final class Exchange {
     final RagRequest request;
     final Instant timestamp;
     private final long start = System.nanoTime();
-    private final Map<String, Duration> timings = new LinkedHashMap<>();
+    private final Timings timings = new Timings();
     private String model;
     private @Nullable Prompt prompt;
     private @Nullable Plan plan;
@@ -35,26 +35,24 @@ final class Exchange {
 
     /** Runs one stage, observed, and records how long it took under {@code stage}. */
     <T> T time(String stage, Supplier<T> work) {
-        long t = System.nanoTime();
         RagObserver.StageObservation observed = observation.stageStarted(stage);
         Throwable failure = null;
         try {
-            return work.get();
+            return timings.time(stage, work);
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
             observed.stopped(failure);
-            timings.merge(stage, Duration.ofNanos(System.nanoTime() - t), Duration::plus);
         }
     }
 
     void recordTime(String stage, Duration time) {
-        timings.merge(stage, time, Duration::plus);
+        timings.add(stage, time);
     }
 
     Map<String, Duration> timings() {
-        return timings;
+        return timings.asMap();
     }
 
     Duration elapsed() {

@@ -206,8 +206,7 @@ public final class RagPipeline implements AutoCloseable {
                 () -> retriever.retrieve(query, request.scope(), request.overrides()));
         listener.retrieved(request, context);
         boolean supported = !context.relevant().isEmpty() || context.support().supported();
-        List<ContextBlock> candidates = !supported || context.isEmpty() ? List.of() : ContextBlocks.of(context,
-                linked -> store.chunksWithoutEmbeddings(request.scope(), linked.document().id()));
+        List<ContextBlock> candidates = !supported || context.isEmpty() ? List.of() : ContextBlocks.of(context);
         Plan plan;
         if (candidates.isEmpty()) {
             plan = emptyContext.plan(x, context.support().explanation(), List.of());

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
 
 /** Turns retrieved context into citable {@link ContextBlock}s. */
 public final class ContextBlocks {
@@ -26,13 +25,11 @@ public final class ContextBlocks {
      * documents (document granularity) are split back into their chunks' segments, relevant chunks become one
      * block each, and linked documents are split like whole documents. A SourceId appears at most once.
      *
-     * @param context      what retrieval found
-     * @param linkedChunks loads a linked document's chunks (without embeddings), in index order
+     * @param context what retrieval found, linked documents with their chunks
      * @return the candidate blocks in retrieval order: critical, relevant, linked
      */
-    public static List<ContextBlock> of(RetrievedContext context, Function<LinkedDocument, List<StoredChunk>> linkedChunks) {
+    public static List<ContextBlock> of(RetrievedContext context) {
         Objects.requireNonNull(context, "context");
-        Objects.requireNonNull(linkedChunks, "linkedChunks");
         List<ContextBlock> blocks = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (RetrievedDocument d : context.critical()) {
@@ -60,7 +57,7 @@ public final class ContextBlocks {
             }
         }
         for (LinkedDocument l : context.linked()) {
-            for (DocumentSegment s : DocumentSegment.of(linkedChunks.apply(l))) {
+            for (DocumentSegment s : DocumentSegment.of(l.chunks())) {
                 add(blocks, seen, new ContextBlock(ContextBlock.Kind.LINKED, l.document(), s.chunk(), s.text(),
                         s.startLine(), s.endLine(), Double.NaN, Double.NaN, Double.NaN, l.linkedFrom(), false));
             }

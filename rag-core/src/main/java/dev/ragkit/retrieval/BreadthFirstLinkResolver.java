@@ -81,28 +81,52 @@ public final class BreadthFirstLinkResolver implements LinkResolver {
             throw new IllegalArgumentException("maxDocuments must not be negative, got " + maxDocuments
                     + "; use 0 to return no linked documents");
         }
-        // Ids that are never returned: the seeds and the caller's exclusions. Ids seen: those plus the results.
-        Set<String> excluded = new HashSet<>();
-        for (String id : excludeIds) {
-            excluded.add(Objects.requireNonNull(id, "excluded id"));
+        Walk walk = new Walk(store, scope, seeds, excludeIds, maxDocuments);
+        List<StoredDocument> frontier = List.copyOf(seeds);
+        for (int depth = 1; depth <= maxDepth && maxDocuments > 0 && !frontier.isEmpty() && !walk.full(); depth++) {
+            Map<String, String> linkedFrom = walk.newLinks(frontier);
+            frontier = linkedFrom.isEmpty() ? List.of() : walk.level(depth, linkedFrom, walk.lookUp(linkedFrom));
         }
-        Set<String> lookedUp = new HashSet<>();
-        List<StoredDocument> frontier = new ArrayList<>(seeds.size());
-        for (StoredDocument seed : seeds) {
-            Objects.requireNonNull(seed, "seed");
-            excluded.add(seed.id());
-            lookedUp.add(seed.path());
-            frontier.add(seed);
-        }
-        if (maxDepth == 0 || maxDocuments == 0 || frontier.isEmpty()) {
-            return List.of();
+        return List.copyOf(walk.result);
+    }
+
+    /** One call's walk: what was looked up, what may not be returned, and what was found. */
+    private static final class Walk {
+        private final DocumentStore store;
+        private final Scope scope;
+        private final int maxDocuments;
+        /** Ids never returned: the seeds and the caller's exclusions. */
+        private final Set<String> excluded = new HashSet<>();
+        /** Paths looked up (or being seeds): each path once, which also ends cycles. */
+        private final Set<String> lookedUp = new HashSet<>();
+        /** Ids returned or never to be returned. */
+        private final Set<String> seen;
+        /** Excluded ids whose links were queued for the next level. */
+        private final Set<String> walked = new HashSet<>();
+        private final List<LinkedDocument> result = new ArrayList<>();
+
+        Walk(DocumentStore store, Scope scope, List<StoredDocument> seeds, Collection<String> excludeIds,
+                int maxDocuments) {
+            this.store = store;
+            this.scope = scope;
+            this.maxDocuments = maxDocuments;
+            for (String id : excludeIds) {
+                excluded.add(Objects.requireNonNull(id, "excluded id"));
+            }
+            for (StoredDocument seed : seeds) {
+                Objects.requireNonNull(seed, "seed");
+                excluded.add(seed.id());
+                lookedUp.add(seed.path());
+            }
+            this.seen = new HashSet<>(excluded);
         }
 
-        Set<String> seen = new HashSet<>(excluded); // ids returned or never to be returned
-        Set<String> walked = new HashSet<>(); // excluded ids whose links were queued for the next level
-        List<LinkedDocument> result = new ArrayList<>(Math.min(maxDocuments, 16));
-        for (int depth = 1; depth <= maxDepth && !frontier.isEmpty(); depth++) {
-            // The new paths of this level, in order, each with the path of the document that linked first.
+        boolean full() {
+            return result.size() >= maxDocuments;
+        }
+
+        /** The paths the frontier links to that were never looked up, in order, each with the first linking path. */
+        Map<String, String> newLinks(List<StoredDocument> frontier) {
             Map<String, String> linkedFrom = new LinkedHashMap<>();
             for (StoredDocument doc : frontier) {
                 for (String link : doc.links()) {
@@ -111,9 +135,11 @@ public final class BreadthFirstLinkResolver implements LinkResolver {
                     }
                 }
             }
-            if (linkedFrom.isEmpty()) {
-                break;
-            }
+            return linkedFrom;
+        }
+
+        /** One {@code findByPaths} for the level's paths and their {@code .md} alternatives; only visible hits. */
+        Map<String, List<StoredDocument>> lookUp(Map<String, String> linkedFrom) {
             Set<String> paths = new LinkedHashSet<>(linkedFrom.keySet());
             for (String link : linkedFrom.keySet()) {
                 String alternative = markdownAlternative(link);
@@ -127,7 +153,11 @@ public final class BreadthFirstLinkResolver implements LinkResolver {
                     byPath.computeIfAbsent(doc.path(), p -> new ArrayList<>(1)).add(doc);
                 }
             }
+            return byPath;
+        }
 
+        /** Records the level's new documents (up to the cap) and returns the documents whose links come next. */
+        List<StoredDocument> level(int depth, Map<String, String> linkedFrom, Map<String, List<StoredDocument>> byPath) {
             List<StoredDocument> next = new ArrayList<>();
             for (Map.Entry<String, String> link : linkedFrom.entrySet()) {
                 List<StoredDocument> found = byPath.get(link.getKey());
@@ -144,21 +174,17 @@ public final class BreadthFirstLinkResolver implements LinkResolver {
                         if (walked.add(doc.id())) {
                             next.add(doc); // in the context already: not returned, but its links are followed
                         }
-                        continue;
+                    } else if (seen.add(doc.id())) {
+                        result.add(new LinkedDocument(doc, link.getValue(), depth));
+                        if (full()) {
+                            return List.of();
+                        }
+                        next.add(doc);
                     }
-                    if (!seen.add(doc.id())) {
-                        continue; // reached already, through another link of this level
-                    }
-                    result.add(new LinkedDocument(doc, link.getValue(), depth));
-                    if (result.size() == maxDocuments) {
-                        return List.copyOf(result);
-                    }
-                    next.add(doc);
                 }
             }
-            frontier = next;
+            return next;
         }
-        return List.copyOf(result);
     }
 
     /** The {@code .md} path to try when an {@code .html} link finds nothing, or {@code null} for other links. */

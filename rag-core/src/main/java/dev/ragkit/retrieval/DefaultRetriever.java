@@ -8,6 +8,7 @@ import dev.ragkit.audit.QueryRedaction;
 import dev.ragkit.ingest.CachingEmbedder;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.ingest.SimilarityScale;
+import dev.ragkit.internal.Timings;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.MetadataFilter;
 import dev.ragkit.store.PromotionLevel;
@@ -29,6 +30,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /** The default {@link Retriever}; see its javadoc for the pipeline. Stateless apart from the query cache. */
@@ -134,41 +136,84 @@ final class DefaultRetriever implements Retriever {
                 counts);
     }
 
+    /**
+     * DESIGN §2's retrieval chain, one named step each: embed → search → critical documents → relevance threshold and
+     * boost → rank, deduplicate and cap per document → rerank → top-k (with neighbours, or rolled up to documents) →
+     * critical documents whole → links. Each step's time is recorded under its name.
+     */
     private RetrievedContext run(String query, Scope scope, RetrievalOptions o) {
-        Map<String, Duration> timings = new LinkedHashMap<>();
-        long t = System.nanoTime();
+        Run r = new Run(query, scope, o);
+        float[] vector = r.time("embed", () -> embedder.embedQueries(List.of(query))[0]);
+        List<SearchHit> hits = r.time("search", () -> search(r, vector));
+        List<StoredDocument> criticalDocs = o.includeCritical() ? criticalDocuments(r) : List.of();
+        Passed passed = r.time("relevance", () -> threshold(r, hits, criticalDocs));
+        List<RetrievedChunk> kept = r.time("rank", () -> rank(r, passed.candidates()));
+        List<RetrievedChunk> ranked = reranker == Reranker.none() || kept.isEmpty() ? kept
+                : r.time("rerank", () -> rerank(query, kept, Math.max(o.topK() * RERANK_DEPTH, RERANK_MIN)));
+        Selected selected = o.granularity() == RetrievalOptions.Granularity.DOCUMENT
+                ? r.time("rollup", () -> topDocuments(r, ranked))
+                : r.time(o.neighbourChunks() > 0 ? "neighbours" : "top-k", () -> topChunks(r, ranked));
+        List<RetrievedDocument> critical = o.includeCritical()
+                ? r.time("critical", () -> wholeCritical(r, criticalDocs, passed.bestOfCritical())) : List.of();
+        List<LinkedDocument> linked = o.linkDepth() > 0 && o.maxLinkedDocuments() > 0
+                ? r.time("links", () -> links(r, selected.chunks(), criticalDocs)) : List.of();
+        return new RetrievedContext(critical, selected.chunks(), selected.documents(), linked, passed.totalMatches(),
+                passed.support(), r.timings.asMap());
+    }
 
-        float[] vector = embedder.embedQueries(List.of(query))[0];
-        t = lap(timings, "embed", t);
+    /** One call's question, scope, options and the time of each step. */
+    private record Run(String query, Scope scope, RetrievalOptions options, Timings timings) {
+        Run(String query, Scope scope, RetrievalOptions options) {
+            this(query, scope, options, new Timings());
+        }
 
-        SearchRequest.Builder request = SearchRequest.builder(scope).vector(vector)
+        <T> T time(String step, Supplier<T> work) {
+            return timings.time(step, work);
+        }
+    }
+
+    /** What passed the relevance bar: ranked candidates, each critical document's best chunk, and the support. */
+    private record Passed(List<RetrievedChunk> candidates, Map<String, RetrievedChunk> bestOfCritical,
+            int totalMatches, Support support) {
+    }
+
+    /** The chunks that answer, and the documents the model reads around them. */
+    private record Selected(List<RetrievedChunk> chunks, List<RetrievedDocument> documents) {
+    }
+
+    /** Vector (and, hybrid, keyword) search for at least the evidence pool the relevance model needs. */
+    private List<SearchHit> search(Run r, float[] vector) {
+        RetrievalOptions o = r.options();
+        SearchRequest.Builder request = SearchRequest.builder(r.scope()).vector(vector)
                 .k(Math.max(o.candidates(), Math.min(EVIDENCE_POOL, store.capabilities().maxK())))
                 .docTypes(o.docTypes()).minPromotion(o.minPromotion());
-        MetadataFilter filter = o.metadataFilter();
-        if (filter != null) {
-            request.metadataFilter(filter);
+        if (o.metadataFilter() != null) {
+            request.metadataFilter(o.metadataFilter());
         }
         if (o.hybrid() && store.capabilities().keywordSearch()) {
-            request.text(query);
+            request.text(r.query());
         }
-        List<SearchHit> hits = store.search(request.build());
-        t = lap(timings, "search", t);
+        return store.search(request.build());
+    }
 
-        // Critical documents come first and whole, so their chunks leave the ranking before the top-k cut.
-        List<StoredDocument> criticalDocs = o.includeCritical()
-                ? store.findByPromotion(scope, PromotionLevel.CRITICAL, o.docTypes()) : List.of();
-        if (filter != null) {
-            criticalDocs = criticalDocs.stream().filter(d -> filter.test(d.metadata())).toList();
-        }
-        Set<String> criticalIds = new HashSet<>();
-        criticalDocs.forEach(d -> criticalIds.add(d.id()));
+    /** The critical documents in scope that pass the metadata filter; they come first and whole. */
+    private List<StoredDocument> criticalDocuments(Run r) {
+        MetadataFilter filter = r.options().metadataFilter();
+        List<StoredDocument> docs = store.findByPromotion(r.scope(), PromotionLevel.CRITICAL, r.options().docTypes());
+        return filter == null ? docs : docs.stream().filter(d -> filter.test(d.metadata())).toList();
+    }
 
-        RelevanceModel model = relevanceModel();
-        double[] relevance = model.relevance(query, hits, o);
-        // The calibrated relevance decides what passes; the order among what passes stays the fused score's, whose
-        // ranking the BEIR tables measure (ranking by relevance too gave nDCG@10 +0.007 on Cranfield, -0.007 on SciFact)
+    /**
+     * The hits whose calibrated relevance reaches the bar, boosted; a critical document's chunks leave the ranking
+     * (its best one is kept for its score). The calibrated relevance decides what passes; the order among what passes
+     * stays the fused score's, whose ranking the BEIR tables measure (ranking by relevance too gave nDCG@10 +0.007 on
+     * Cranfield, -0.007 on SciFact).
+     */
+    private Passed threshold(Run r, List<SearchHit> hits, List<StoredDocument> criticalDocs) {
+        RetrievalOptions o = r.options();
+        Set<String> criticalIds = ids(criticalDocs);
+        double[] relevance = relevanceModel().relevance(r.query(), hits, o);
         double[] rank = ScoreFusion.fuse(hits, o.fusion(), o.vectorWeight());
-        t = lap(timings, "relevance", t);
         List<RetrievedChunk> candidates = new ArrayList<>();
         Map<String, RetrievedChunk> bestOfCritical = new HashMap<>();
         int top = -1;
@@ -190,67 +235,79 @@ final class DefaultRetriever implements Retriever {
         }
         int totalMatches = candidates.size() + bestOfCritical.size();
         Support support = top < 0 ? Support.NOTHING_FOUND : new Support(relevance[top], o.minRelevance(),
-                totalMatches > 0 ? List.of() : missingTerms(query, hits, top));
-        candidates.sort(BEST_FIRST);
-        if (candidates.size() > o.candidates()) {
-            candidates = new ArrayList<>(candidates.subList(0, o.candidates()));
-        }
-        List<RetrievedChunk> kept = perDocumentCap(deduplicator.deduplicate(candidates), o.maxChunksPerDocument());
-        t = lap(timings, "rank", t);
-        if (reranker != Reranker.none() && !kept.isEmpty()) {
-            kept = rerank(query, kept, Math.max(o.topK() * RERANK_DEPTH, RERANK_MIN));
-            t = lap(timings, "rerank", t);
-        }
+                totalMatches > 0 ? List.of() : missingTerms(r.query(), hits, top));
+        return new Passed(candidates, bestOfCritical, totalMatches, support);
+    }
 
-        List<RetrievedChunk> relevant;
-        List<RetrievedDocument> relevantDocuments = new ArrayList<>();
-        if (o.granularity() == RetrievalOptions.Granularity.CHUNK) {
-            relevant = kept.subList(0, Math.min(o.topK(), kept.size()));
-            if (o.neighbourChunks() > 0 && !relevant.isEmpty()) {
-                relevantDocuments.addAll(windows(scope, relevant, o.neighbourChunks()));
-                t = lap(timings, "neighbours", t);
-            }
-        } else {
-            relevant = new ArrayList<>();
-            Map<String, List<RetrievedChunk>> byDocument = new LinkedHashMap<>();
-            for (RetrievedChunk c : kept) {
-                if (byDocument.size() < o.topK() || byDocument.containsKey(c.document().id())) {
-                    byDocument.computeIfAbsent(c.document().id(), id -> new ArrayList<>()).add(c);
-                }
-            }
-            for (List<RetrievedChunk> chunks : byDocument.values()) {
-                RetrievedChunk best = chunks.get(0);
-                relevant.addAll(chunks);
-                relevantDocuments.add(whole(scope, best.document(), best.relevance(), best.boosted()));
-            }
-            t = lap(timings, "rollup", t);
-        }
+    /** Best first, cut to the candidate count, near-duplicates dropped, at most so many chunks per document. */
+    private List<RetrievedChunk> rank(Run r, List<RetrievedChunk> candidates) {
+        List<RetrievedChunk> sorted = new ArrayList<>(candidates);
+        sorted.sort(BEST_FIRST);
+        List<RetrievedChunk> cut = sorted.subList(0, Math.min(r.options().candidates(), sorted.size()));
+        return perDocumentCap(deduplicator.deduplicate(cut), r.options().maxChunksPerDocument());
+    }
 
+    /** CHUNK granularity: the top k chunks, with their neighbours around them when asked. */
+    private Selected topChunks(Run r, List<RetrievedChunk> kept) {
+        List<RetrievedChunk> top = kept.subList(0, Math.min(r.options().topK(), kept.size()));
+        int n = r.options().neighbourChunks();
+        return new Selected(top, n > 0 && !top.isEmpty() ? windows(r.scope(), top, n) : List.of());
+    }
+
+    /** DOCUMENT granularity: the chunks of the top k documents, each document whole, scored by its best chunk. */
+    private Selected topDocuments(Run r, List<RetrievedChunk> kept) {
+        Map<String, List<RetrievedChunk>> byDocument = new LinkedHashMap<>();
+        for (RetrievedChunk c : kept) {
+            if (byDocument.size() < r.options().topK() || byDocument.containsKey(c.document().id())) {
+                byDocument.computeIfAbsent(c.document().id(), id -> new ArrayList<>()).add(c);
+            }
+        }
+        List<RetrievedChunk> relevant = new ArrayList<>();
+        List<RetrievedDocument> documents = new ArrayList<>();
+        for (List<RetrievedChunk> chunks : byDocument.values()) {
+            RetrievedChunk best = chunks.get(0);
+            relevant.addAll(chunks);
+            documents.add(whole(r.scope(), best.document(), best.relevance(), best.boosted()));
+        }
+        return new Selected(relevant, documents);
+    }
+
+    /** Each critical document whole, scored by its best passing chunk (NaN when none passed). */
+    private List<RetrievedDocument> wholeCritical(Run r, List<StoredDocument> criticalDocs,
+            Map<String, RetrievedChunk> bestOfCritical) {
         List<RetrievedDocument> critical = new ArrayList<>();
         for (StoredDocument d : criticalDocs) {
             RetrievedChunk matched = bestOfCritical.get(d.id());
-            critical.add(whole(scope, d, matched == null ? Double.NaN : matched.relevance(),
+            critical.add(whole(r.scope(), d, matched == null ? Double.NaN : matched.relevance(),
                     matched == null ? Double.NaN : matched.boosted()));
         }
-        if (o.includeCritical()) {
-            t = lap(timings, "critical", t);
-        }
+        return critical;
+    }
 
-        List<LinkedDocument> linked = List.of();
-        if (o.linkDepth() > 0 && o.maxLinkedDocuments() > 0) {
-            List<StoredDocument> seeds = new ArrayList<>();
-            Set<String> seen = new HashSet<>(criticalIds);
-            for (RetrievedChunk c : relevant) {
-                if (seen.add(c.document().id())) {
-                    seeds.add(c.document());
-                }
+    /**
+     * The documents the relevant ones link to, breadth first, each with its chunks; neither a relevant nor a critical
+     * one again.
+     */
+    private List<LinkedDocument> links(Run r, List<RetrievedChunk> relevant, List<StoredDocument> criticalDocs) {
+        Set<String> exclude = ids(criticalDocs);
+        List<StoredDocument> seeds = new ArrayList<>();
+        for (RetrievedChunk c : relevant) {
+            if (exclude.add(c.document().id())) {
+                seeds.add(c.document());
             }
-            Set<String> exclude = new HashSet<>(criticalIds);
-            seeds.forEach(d -> exclude.add(d.id()));
-            linked = linkResolver.resolve(store, scope, seeds, exclude, o.linkDepth(), o.maxLinkedDocuments());
-            lap(timings, "links", t);
         }
-        return new RetrievedContext(critical, relevant, relevantDocuments, linked, totalMatches, support, timings);
+        List<LinkedDocument> linked = new ArrayList<>();
+        for (LinkedDocument l : linkResolver.resolve(store, r.scope(), seeds, exclude, r.options().linkDepth(),
+                r.options().maxLinkedDocuments())) {
+            linked.add(l.withChunks(store.chunksWithoutEmbeddings(r.scope(), l.document().id())));
+        }
+        return linked;
+    }
+
+    private static Set<String> ids(List<StoredDocument> documents) {
+        Set<String> ids = new HashSet<>();
+        documents.forEach(d -> ids.add(d.id()));
+        return ids;
     }
 
     /** The question's words the best hit lacks (at most five), to say why nothing passed. */
@@ -342,11 +399,5 @@ final class DefaultRetriever implements Retriever {
     private RetrievedDocument whole(Scope scope, StoredDocument document, double relevance, double boosted) {
         return RetrievedDocument.of(document, store.chunksWithoutEmbeddings(scope, document.id()), relevance,
                 boosted);
-    }
-
-    private static long lap(Map<String, Duration> timings, String stage, long start) {
-        long now = System.nanoTime();
-        timings.put(stage, Duration.ofNanos(now - start));
-        return now;
     }
 }

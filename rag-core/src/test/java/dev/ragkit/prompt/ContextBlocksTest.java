@@ -10,17 +10,11 @@ import dev.ragkit.retrieval.RetrievedDocument;
 import dev.ragkit.store.PromotionLevel;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 final class ContextBlocksTest {
-
-    private static final Function<LinkedDocument, List<StoredChunk>> NO_LINKS = l -> {
-        throw new AssertionError("no linked document expected, got " + l.document().path());
-    };
 
     private static StoredDocument document(String path) {
         return StoredDocument.builder().tenant("acme").path(path).build();
@@ -52,8 +46,7 @@ final class ContextBlocksTest {
         RetrievedChunk b0 = new RetrievedChunk(chunk(b, 0, 1, 2), b, Double.NaN, 0.6, 0.7);
         RetrievedChunk a0 = new RetrievedChunk(chunk(a, 0, 1, 3), a, 0.5, 0.4, 0.45);
 
-        List<ContextBlock> blocks = ContextBlocks.of(context(List.of(), List.of(a2, b0, a0), List.of(), List.of()),
-                NO_LINKS);
+        List<ContextBlock> blocks = ContextBlocks.of(context(List.of(), List.of(a2, b0, a0), List.of(), List.of()));
 
         assertThat(blocks).extracting(ContextBlock::sourceId)
                 .containsExactly(a2.sourceId(), b0.sourceId(), a0.sourceId());
@@ -83,8 +76,7 @@ final class ContextBlocksTest {
         RetrievedChunk matched = new RetrievedChunk(chunks.get(1), a, 0.8, 0.7, 0.8);
         RetrievedDocument doc = RetrievedDocument.of(a, chunks, 0.7, 0.8);
 
-        List<ContextBlock> blocks = ContextBlocks.of(context(List.of(), List.of(matched), List.of(doc), List.of()),
-                NO_LINKS);
+        List<ContextBlock> blocks = ContextBlocks.of(context(List.of(), List.of(matched), List.of(doc), List.of()));
 
         assertThat(blocks).extracting(ContextBlock::sourceId)
                 .containsExactly(a.id() + ":0", a.id() + ":1", a.id() + ":2");
@@ -109,7 +101,7 @@ final class ContextBlocksTest {
         RetrievedChunk matched = new RetrievedChunk(chunks.get(0), a, 0.5, 0.5, 0.5);
 
         List<ContextBlock> blocks = ContextBlocks.of(context(List.of(), List.of(matched),
-                List.of(RetrievedDocument.of(a, chunks, 0.5, 0.9)), List.of()), NO_LINKS);
+                List.of(RetrievedDocument.of(a, chunks, 0.5, 0.9)), List.of()));
 
         assertThat(blocks).singleElement().satisfies(block -> {
             assertThat(block.boosted()).isEqualTo(0.9);
@@ -124,8 +116,7 @@ final class ContextBlocksTest {
         RetrievedDocument p = RetrievedDocument.of(unmatched, threeChunks(unmatched), Double.NaN, Double.NaN);
         RetrievedDocument r = RetrievedDocument.of(matched, List.of(chunk(matched, 0, 1, 2)), 0.6, 0.75);
 
-        List<ContextBlock> blocks = ContextBlocks.of(context(List.of(p, r), List.of(), List.of(), List.of()),
-                NO_LINKS);
+        List<ContextBlock> blocks = ContextBlocks.of(context(List.of(p, r), List.of(), List.of(), List.of()));
 
         assertThat(blocks).extracting(ContextBlock::sourceId).containsExactly(unmatched.id() + ":0",
                 unmatched.id() + ":1", unmatched.id() + ":2", matched.id() + ":0");
@@ -141,20 +132,15 @@ final class ContextBlocksTest {
     }
 
     @Test
-    void of_linkedDocuments_loaderCalledOncePerLinkedDocument_blocksAreLinkedWithTheirOrigin() {
+    void of_linkedDocuments_splitIntoTheirChunks_blocksAreLinkedWithTheirOrigin() {
         StoredDocument l1 = document("l1.md");
         StoredDocument l2 = document("l2.md");
-        LinkedDocument first = new LinkedDocument(l1, "a.md", 1);
-        LinkedDocument second = new LinkedDocument(l2, "l1.md", 2);
-        List<String> loaded = new ArrayList<>();
+        LinkedDocument first = new LinkedDocument(l1, "a.md", 1, threeChunks(l1));
+        LinkedDocument second = new LinkedDocument(l2, "l1.md", 2, List.of(chunk(l2, 0, 1, 1)));
 
         List<ContextBlock> blocks = ContextBlocks.of(context(List.of(), List.of(), List.of(),
-                List.of(first, second)), l -> {
-                    loaded.add(l.document().path());
-                    return l == first ? threeChunks(l1) : List.of(chunk(l2, 0, 1, 1));
-                });
+                List.of(first, second)));
 
-        assertThat(loaded).containsExactly("l1.md", "l2.md");
         assertThat(blocks).extracting(ContextBlock::sourceId).containsExactly(l1.id() + ":0", l1.id() + ":1",
                 l1.id() + ":2", l2.id() + ":0");
         assertThat(blocks).extracting(ContextBlock::kind).containsOnly(ContextBlock.Kind.LINKED);
@@ -175,11 +161,11 @@ final class ContextBlocksTest {
         RetrievedChunk a0 = new RetrievedChunk(chunk(a, 0, 1, 2), a, 0.9, 0.9, 0.9);
         RetrievedChunk a0Again = new RetrievedChunk(chunk(a, 0, 1, 2), a, 0.4, 0.4, 0.4);
         RetrievedChunk c0AsRelevant = new RetrievedChunk(c0, c, 0.7, 0.7, 0.85);
-        LinkedDocument cLinked = new LinkedDocument(c, "a.md", 1);
+        LinkedDocument cLinked = new LinkedDocument(c, "a.md", 1, List.of(c0));
 
         List<ContextBlock> blocks = ContextBlocks.of(context(
                 List.of(RetrievedDocument.of(c, List.of(c0), Double.NaN, Double.NaN)),
-                List.of(a0, c0AsRelevant, a0Again), List.of(), List.of(cLinked)), l -> List.of(c0));
+                List.of(a0, c0AsRelevant, a0Again), List.of(), List.of(cLinked)));
 
         assertThat(blocks).extracting(ContextBlock::sourceId).containsExactly(c0.sourceId(), a0.sourceId());
         assertThat(blocks.get(0).kind()).isEqualTo(ContextBlock.Kind.CRITICAL);
@@ -196,7 +182,7 @@ final class ContextBlocksTest {
 
         List<ContextBlock> blocks = ContextBlocks.of(context(
                 List.of(RetrievedDocument.of(c, List.of(chunk(c, 0, 1, 2)), Double.NaN, Double.NaN)),
-                List.of(a0), List.of(), List.of(new LinkedDocument(l, "a.md", 1))), x -> List.of(chunk(l, 0, 1, 3)));
+                List.of(a0), List.of(), List.of(new LinkedDocument(l, "a.md", 1, List.of(chunk(l, 0, 1, 3))))));
 
         assertThat(blocks).extracting(ContextBlock::kind).containsExactly(ContextBlock.Kind.CRITICAL,
                 ContextBlock.Kind.RELEVANT, ContextBlock.Kind.LINKED);
@@ -204,17 +190,13 @@ final class ContextBlocksTest {
     }
 
     @Test
-    void of_emptyContext_noBlocksAndNoLoads() {
-        assertThat(ContextBlocks.of(context(List.of(), List.of(), List.of(), List.of()), NO_LINKS)).isEmpty();
+    void of_emptyContext_noBlocks() {
+        assertThat(ContextBlocks.of(context(List.of(), List.of(), List.of(), List.of()))).isEmpty();
     }
 
     @Test
-    void of_nullArguments_areRejected() {
-        RetrievedContext empty = context(List.of(), List.of(), List.of(), List.of());
-
-        assertThatThrownBy(() -> ContextBlocks.of(null, NO_LINKS)).isInstanceOf(NullPointerException.class)
+    void of_null_isRejected() {
+        assertThatThrownBy(() -> ContextBlocks.of(null)).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("context");
-        assertThatThrownBy(() -> ContextBlocks.of(empty, null)).isInstanceOf(NullPointerException.class)
-                .hasMessageContaining("linkedChunks");
     }
 }

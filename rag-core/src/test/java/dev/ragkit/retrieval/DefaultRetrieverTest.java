@@ -291,6 +291,8 @@ final class DefaultRetrieverTest {
             assertThat(l.document().path()).isEqualTo("b.md");
             assertThat(l.linkedFrom()).isEqualTo("a.md");
             assertThat(l.depth()).isEqualTo(1);
+            // retrieval hands on complete context: the linked document comes with its chunks
+            assertThat(l.chunks()).extracting(StoredChunk::text).containsExactly("x part 0 b.md");
         });
     }
 
