@@ -182,10 +182,29 @@ public final class SolrDocumentStore implements DocumentStore {
     }
 
     /**
-     * One try. A hybrid search takes several queries; when a commit lands between them and a document's hits
-     * come from two versions (or a hit's chunk is gone), it answers {@code null} and the search tries again.
+     * One try: the request checked → its filters → vector hits → keyword hits → for a hybrid search, their union
+     * with both scores. A hybrid search takes several queries; when a commit lands between them and a document's
+     * hits come from two versions (or a hit's chunk is gone), it answers {@code null} and the search tries again.
      */
     private @Nullable List<SearchHit> attempt(SearchRequest request) {
+        float[] vector = checked(request);
+        List<String> filters = filters(request);
+        String text = request.queryText();
+        List<String> terms = text == null ? List.of() : terms(text);
+        List<Hit> vectorHits = vector == null ? List.of() : vectorHits(vector, request.k(), filters);
+        if (text == null) {
+            return toHits(vectorHits, true);
+        }
+        List<Hit> keywordHits = terms.isEmpty() ? List.of() : keywordHits(vector, terms, request.k(), filters);
+        if (vector == null) {
+            return toHits(keywordHits, false);
+        }
+        List<Hit> union = union(vectorHits, keywordHits, terms, filters);
+        return union == null ? null : toHits(union, true);
+    }
+
+    /** @return the query vector (or {@code null}), once k and the vector's dimension are checked */
+    private float @Nullable [] checked(SearchRequest request) {
         if (request.k() > maxK) {
             throw new IllegalArgumentException("k = " + request.k() + " exceeds this store's maxK " + maxK
                     + "; ask for fewer results");
@@ -195,6 +214,11 @@ public final class SolrDocumentStore implements DocumentStore {
             throw new IllegalArgumentException("query vector has dimension " + vector.length + ", the store's "
                     + "dimension is " + dimension + "; embed the query with the documents' model");
         }
+        return vector;
+    }
+
+    /** Scope, chunks only, document types, promotion and the metadata filter, as Solr filter queries. */
+    private List<String> filters(SearchRequest request) {
         List<String> filters = new ArrayList<>(scopeFilters(request.scope()));
         filters.add("kind:chunk");
         if (!request.docTypes().isEmpty()) {
@@ -206,80 +230,82 @@ public final class SolrDocumentStore implements DocumentStore {
         if (request.metadataFilter() != null) {
             filters.add(SolrMetadataFilter.query(request.metadataFilter()));
         }
-        String text = request.queryText();
-        List<String> terms = text == null ? List.of() : terms(text);
+        return filters;
+    }
 
+    /** The k best chunks by exact cosine among Solr's approximate {@code 2k + 10} nearest. */
+    private List<Hit> vectorHits(float[] vector, int k, List<String> filters) {
+        int n = Math.min(maxK, k * 2 + 10);
+        ModifiableSolrParams p = params(filters);
+        p.set("q", "{!knn f=vector topK=" + n + "}" + SolrFields.vectorLiteral(vector));
+        p.set("rows", n);
+        p.set("fl", FIELDS + ",vector");
+        List<Hit> hits = new ArrayList<>();
+        for (SolrDocument d : query(p).results) {
+            hits.add(new Hit(d, SolrFields.cosine(vector, SolrFields.vectorOf(d)), Double.NaN));
+        }
+        hits.sort(BY_SIMILARITY);
+        return new ArrayList<>(hits.subList(0, Math.min(k, hits.size())));
+    }
+
+    /** The k best chunks by BM25 over any of the terms, each with its cosine when there is a query vector. */
+    private List<Hit> keywordHits(float @Nullable [] vector, List<String> terms, int k, List<String> filters) {
+        ModifiableSolrParams p = params(filters);
+        p.set("q", "text:(" + String.join(" ", terms) + ")");
+        p.set("q.op", "OR");
+        p.set("rows", k);
+        p.set("sort", "score desc,doc_id asc,chunk_index asc");
+        p.set("fl", FIELDS + ",vector,score");
+        List<Hit> hits = new ArrayList<>();
+        for (SolrDocument d : query(p).results) {
+            double score = ((Number) d.getFirstValue("score")).doubleValue();
+            hits.add(new Hit(d, vector == null ? Double.NaN : SolrFields.cosine(vector, SolrFields.vectorOf(d)),
+                    score));
+        }
+        return hits;
+    }
+
+    /**
+     * Hybrid: the union of both lists, each hit with both scores (the keyword scores a vector hit lacks are asked
+     * for), by similarity; {@code null} when a commit came between the queries.
+     */
+    private @Nullable List<Hit> union(List<Hit> vectorHits, List<Hit> keywordHits, List<String> terms,
+            List<String> filters) {
         Map<String, Hit> byId = new LinkedHashMap<>();
+        vectorHits.forEach(h -> byId.put(h.key(), h));
         List<SolrDocument> checked = new ArrayList<>();
-        List<Hit> vectorHits = List.of();
-        if (vector != null) {
-            int n = Math.min(maxK, request.k() * 2 + 10);
-            ModifiableSolrParams p = params(filters);
-            p.set("q", "{!knn f=vector topK=" + n + "}" + SolrFields.vectorLiteral(vector));
-            p.set("rows", n);
-            p.set("fl", FIELDS + ",vector");
-            vectorHits = new ArrayList<>();
-            for (SolrDocument d : query(p).results) {
-                Hit h = new Hit(d, SolrFields.cosine(vector, SolrFields.vectorOf(d)), Double.NaN);
-                vectorHits.add(h);
-            }
-            vectorHits.sort(BY_SIMILARITY);
-            vectorHits = new ArrayList<>(vectorHits.subList(0, Math.min(request.k(), vectorHits.size())));
-            vectorHits.forEach(h -> byId.put(h.key(), h));
+        for (Hit h : keywordHits) {
+            checked.add(h.doc);
+            byId.merge(h.key(), h, (a, b) -> new Hit(a.doc, a.similarity, b.keywordScore));
         }
-        if (text != null) {
-            List<Hit> keywordHits = new ArrayList<>();
-            if (!terms.isEmpty()) {
-                ModifiableSolrParams p = params(filters);
-                p.set("q", "text:(" + String.join(" ", terms) + ")");
-                p.set("q.op", "OR");
-                p.set("rows", request.k());
-                p.set("sort", "score desc,doc_id asc,chunk_index asc");
-                p.set("fl", FIELDS + ",vector,score");
-                for (SolrDocument d : query(p).results) {
-                    double score = ((Number) d.getFirstValue("score")).doubleValue();
-                    keywordHits.add(new Hit(d, vector == null ? Double.NaN
-                            : SolrFields.cosine(vector, SolrFields.vectorOf(d)), score));
-                }
+        List<Hit> missing = new ArrayList<>();
+        for (Hit h : byId.values()) {
+            if (Double.isNaN(h.keywordScore)) {
+                missing.add(h);
             }
-            if (vector == null) {
-                return toHits(keywordHits, false);
-            }
-            // Hybrid: the union, each hit with both scores.
-            for (Hit h : keywordHits) {
-                checked.add(h.doc);
-                byId.merge(h.key(), h, (a, b) -> new Hit(a.doc, a.similarity, b.keywordScore));
-            }
-            List<Hit> missing = new ArrayList<>();
-            for (Hit h : byId.values()) {
-                if (Double.isNaN(h.keywordScore)) {
-                    missing.add(h);
-                }
-            }
-            Map<String, SolrDocument> filled = keywordScores(missing, terms, filters);
-            List<Hit> union = new ArrayList<>(byId.size());
-            for (Hit h : byId.values()) {
-                if (!Double.isNaN(h.keywordScore)) {
-                    union.add(h);
-                    continue;
-                }
-                SolrDocument now = filled.get(h.key());
-                if (now == null) {
-                    return null;                  // the chunk is gone: a commit came between the queries
-                }
-                union.add(new Hit(h.doc, h.similarity, ((Number) now.getFirstValue("score")).doubleValue()));
-                checked.add(now);
-            }
-            for (Hit h : union) {
-                checked.add(h.doc);
-            }
-            if (!oneVersionPerDocument(checked)) {
-                return null;
-            }
-            union.sort(BY_SIMILARITY);
-            return toHits(union, true);
         }
-        return toHits(vectorHits, true);
+        Map<String, SolrDocument> filled = keywordScores(missing, terms, filters);
+        List<Hit> union = new ArrayList<>(byId.size());
+        for (Hit h : byId.values()) {
+            if (!Double.isNaN(h.keywordScore)) {
+                union.add(h);
+                continue;
+            }
+            SolrDocument now = filled.get(h.key());
+            if (now == null) {
+                return null;                  // the chunk is gone: a commit came between the queries
+            }
+            union.add(new Hit(h.doc, h.similarity, ((Number) now.getFirstValue("score")).doubleValue()));
+            checked.add(now);
+        }
+        for (Hit h : union) {
+            checked.add(h.doc);
+        }
+        if (!oneVersionPerDocument(checked)) {
+            return null;
+        }
+        union.sort(BY_SIMILARITY);
+        return union;
     }
 
     /**
