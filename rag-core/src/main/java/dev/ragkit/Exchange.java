@@ -24,18 +24,18 @@ final class Exchange {
     private @Nullable String retrievalQuery;
     private @Nullable String emptyContextReason;
 
-    final RagObserver.RequestObservation observation;
+    final RagListener.Request events;
 
-    Exchange(RagRequest request, Instant timestamp, String defaultModel, RagObserver.RequestObservation observation) {
+    Exchange(RagRequest request, Instant timestamp, String defaultModel, RagListener.Request events) {
         this.request = request;
         this.timestamp = timestamp;
         this.model = request.model() != null ? request.model() : defaultModel;
-        this.observation = observation;
+        this.events = events;
     }
 
-    /** Runs one stage, observed, and records how long it took under {@code stage}. */
+    /** Runs one stage, heard by the listener, and records how long it took under {@code stage}. */
     <T> T time(String stage, Supplier<T> work) {
-        RagObserver.StageObservation observed = observation.stageStarted(stage);
+        RagListener.Stage observed = events.stageStarted(stage);
         Throwable failure = null;
         try {
             return timings.time(stage, work);
@@ -83,7 +83,7 @@ final class Exchange {
 
     void model(String chosen) {
         this.model = chosen;
-        observation.modelChosen(chosen);
+        events.modelChosen(chosen);
     }
 
     /** @return the prompt sent to the model, or {@code null} before (or without) one */

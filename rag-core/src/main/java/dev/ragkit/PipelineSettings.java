@@ -69,8 +69,7 @@ abstract class PipelineSettings {
     AuditSink audit = AuditSink.logging();
     AuditFailurePolicy auditFailurePolicy = AuditFailurePolicy.LOG_AND_CONTINUE;
     QueryRedaction queryRedaction = QueryRedaction.HASH;
-    RagListener listener = new RagListener() { };
-    RagObserver observer = RagObserver.NONE;
+    RagListener listener = RagListener.NONE;
     @Nullable QueryTransformer queryTransformer;
     Executor executor = ForkJoinPool.commonPool();
     Clock clock = Clock.systemUTC();
@@ -117,7 +116,6 @@ abstract class PipelineSettings {
         b.auditFailurePolicy = auditFailurePolicy;
         b.queryRedaction = queryRedaction;
         b.listener = listener;
-        b.observer = observer;
         b.queryTransformer = queryTransformer;
         b.executor = executor;
         b.clock = clock;
@@ -485,7 +483,11 @@ abstract class PipelineSettings {
         return self();
     }
 
-    /** @param listener observes requests @return this builder */
+    /**
+     * @param listener hears each request and its stages, for metrics, traces and logs (e.g. rag-micrometer's
+     *                 {@code MicrometerRagListener}; several: {@link RagListener#all}); none by default
+     * @return this builder
+     */
     public RagPipeline.Builder listener(RagListener listener) {
         this.listener = Objects.requireNonNull(listener, "listener");
         return self();
@@ -499,16 +501,6 @@ abstract class PipelineSettings {
      */
     public RagPipeline.Builder queryTransformer(QueryTransformer transformer) {
         this.queryTransformer = Objects.requireNonNull(transformer, "transformer");
-        return self();
-    }
-
-    /**
-     * @param observer times and nests each request and its stages, for metrics and traces (e.g. rag-micrometer's
-     *                 {@code MicrometerRagObserver}); none by default
-     * @return this builder
-     */
-    public RagPipeline.Builder observer(RagObserver observer) {
-        this.observer = Objects.requireNonNull(observer, "observer");
         return self();
     }
 

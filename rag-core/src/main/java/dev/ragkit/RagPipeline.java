@@ -70,7 +70,6 @@ public final class RagPipeline implements AutoCloseable {
     private final Grounding grounding;
     private final AuditRecorder audit;
     private final RagListener listener;
-    private final RagObserver observer;
     private final @Nullable QueryTransformer queryTransformer;
     private final Executor executor;
     private final Clock clock;
@@ -95,7 +94,6 @@ public final class RagPipeline implements AutoCloseable {
         this.grounding = new Grounding(backend, b.citationExtractor, b.scorer, b.selfRating, router, b.seed);
         this.audit = new AuditRecorder(new AuditTrail(b.audit, b.auditFailurePolicy), b.queryRedaction);
         this.listener = new SafeListener(b.listener);
-        this.observer = b.observer;
         this.queryTransformer = b.queryTransformer;
         this.executor = b.executor;
         this.clock = b.clock;
@@ -185,9 +183,7 @@ public final class RagPipeline implements AutoCloseable {
 
     /** A request starts: its state, and the listener told. */
     private Exchange begin(RagRequest request) {
-        Exchange x = new Exchange(request, clock.instant(), models.defaultModel(), observer.requestStarted(request));
-        listener.requestStarted(request);
-        return x;
+        return new Exchange(request, clock.instant(), models.defaultModel(), listener.requestStarted(request));
     }
 
     /**
@@ -204,7 +200,7 @@ public final class RagPipeline implements AutoCloseable {
         }
         RetrievedContext context = x.time("retrieve",
                 () -> retriever.retrieve(query, request.scope(), request.overrides()));
-        listener.retrieved(request, context);
+        x.events.retrieved(context);
         boolean supported = !context.relevant().isEmpty() || context.support().supported();
         List<ContextBlock> candidates = !supported || context.isEmpty() ? List.of() : ContextBlocks.of(context);
         Plan plan;
@@ -217,7 +213,7 @@ public final class RagPipeline implements AutoCloseable {
                     : Plan.grounded(prompt, prompts.chat(x.model(), prompt));
         }
         if (plan.prompt() != null) {
-            listener.promptBuilt(request, plan.prompt());
+            x.events.promptBuilt(plan.prompt());
         }
         return x.planned(plan);
     }
@@ -245,7 +241,7 @@ public final class RagPipeline implements AutoCloseable {
         if (extractive && !ExtractiveBackend.MODEL.equals(x.model())) {
             x.model(ExtractiveBackend.MODEL);
         }
-        x.observation.generated(result);
+        x.events.generated(result);
         RagResponse response = plan.withoutContext() ? emptyContext.answered(x, plan, result)
                 : grounding.ground(x, plan.requirePrompt(), result);
         return extractive ? ResponseBuilder.withFlag(response, ResponseFlag.EXTRACTIVE_ANSWER) : response;
@@ -254,16 +250,14 @@ public final class RagPipeline implements AutoCloseable {
     /** The audit record of an answered request; the listener hears of the response. */
     RagResponse finish(Exchange x, RagResponse response) {
         RagResponse audited = x.time("audit", () -> audit.answered(x, response));
-        x.observation.finished(audited);
-        listener.responded(x.request, audited);
+        x.events.responded(audited);
         return audited;
     }
 
     /** The audit record of a failed request (unless written already); the listener hears of the failure. */
     void fail(Exchange x, Throwable error) {
         audit.failed(x, error);
-        x.observation.failed(error);
-        listener.failed(x.request, error);
+        x.events.failed(error);
     }
 
     /**

@@ -56,7 +56,7 @@ final class StreamCall implements Cancellable {
             List<ContextBlock> used = plan.requirePrompt().blocks();
             deliver(() -> out.onSources(Sources.of(used), Sources.linked(used)));
             long started = System.nanoTime();
-            RagObserver.StageObservation generating = x.observation.stageStarted("generate");
+            RagListener.Stage generating = x.events.stageStarted("generate");
             Cancellable c = backend.stream(plan.requireChat(), new StreamHandler() {
                 @Override
                 public void onToken(String token) {

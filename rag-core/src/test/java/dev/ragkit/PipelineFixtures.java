@@ -40,6 +40,6 @@ final class PipelineFixtures {
 
     static Exchange exchange(String question) {
         return new Exchange(RagRequest.of(question, ENG), Instant.parse("2026-11-24T10:00:00Z"), "llama3.2",
-                RagObserver.RequestObservation.NONE);
+                RagListener.Request.NONE);
     }
 }

@@ -311,9 +311,9 @@ final class RagPipelineTest {
         // spec 003 step 1: the model is checked before retrieval, so a zero-context request is not silently routed
         RecordingBackend backend = RecordingBackend.answering(r -> "ok", "90").missing("llama3.2");
         List<String> stages = new CopyOnWriteArrayList<>();
-        RagPipeline rag = pipeline(backend).listener(new RagListener() {
+        RagPipeline rag = pipeline(backend).listener(request -> new RagListener.Request() {
             @Override
-            public void retrieved(RagRequest request, RetrievedContext context) {
+            public void retrieved(RetrievedContext context) {
                 stages.add("retrieved");
             }
         }).build();
@@ -497,9 +497,9 @@ final class RagPipelineTest {
         };
         RecordingBackend backend = RecordingBackend.answering(r -> "ok", "90");
         RagPipeline strict = pipeline(backend).auditSink(broken).auditFailurePolicy(AuditFailurePolicy.FAIL_REQUEST)
-                .listener(new RagListener() {
+                .listener(request -> new RagListener.Request() {
                     @Override
-                    public void failed(RagRequest request, Throwable error) {
+                    public void failed(Throwable error) {
                         failures.add(error);
                     }
                 }).build();
@@ -589,31 +589,66 @@ final class RagPipelineTest {
     @Test
     void ask_listener_seesEveryStageInOrderAndItsExceptionsAreIgnored() {
         List<String> events = new CopyOnWriteArrayList<>();
-        RagListener listener = new RagListener() {
-            @Override
-            public void requestStarted(RagRequest request) {
-                events.add("started");
-            }
+        RagListener listener = request -> {
+            events.add("started");
+            return new RagListener.Request() {
+                @Override
+                public RagListener.Stage stageStarted(String stage) {
+                    events.add("start " + stage);
+                    if (stage.equals("budget")) {
+                        throw new IllegalStateException("a broken listener");
+                    }
+                    return error -> {
+                        events.add("stop " + stage);
+                        throw new IllegalStateException("a broken stage listener");
+                    };
+                }
 
-            @Override
-            public void retrieved(RagRequest request, RetrievedContext context) {
-                events.add("retrieved " + context.relevant().size());
-                throw new IllegalStateException("a broken listener");
-            }
+                @Override
+                public void retrieved(RetrievedContext context) {
+                    events.add("retrieved " + context.relevant().size());
+                    throw new IllegalStateException("a broken listener");
+                }
 
-            @Override
-            public void promptBuilt(RagRequest request, Prompt prompt) {
-                events.add("prompt " + prompt.blocks().size());
-            }
+                @Override
+                public void promptBuilt(Prompt prompt) {
+                    events.add("prompt " + prompt.blocks().size());
+                }
 
+                @Override
+                public void responded(RagResponse response) {
+                    events.add("responded " + response.action());
+                }
+            };
+        };
+        RecordingBackend backend = RecordingBackend.answering(r -> "ok", "90");
+        RagResponse r = pipeline(backend).listener(listener).build()
+                .ask(RagRequest.of("How often do API keys rotate?", ENG));
+        assertThat(r.answer()).isEqualTo("ok");
+        assertThat(events).containsSubsequence("started", "start retrieve", "stop retrieve", "retrieved 1",
+                "start budget", "prompt 1", "start generate", "stop generate", "responded ROUTE");
+        assertThat(events).doesNotContain("stop budget");   // its start threw: nothing to stop
+    }
+
+    @Test
+    void ask_allListeners_eachHearsEveryEvent() {
+        List<String> events = new CopyOnWriteArrayList<>();
+        RagListener first = request -> new RagListener.Request() {
             @Override
-            public void responded(RagRequest request, RagResponse response) {
-                events.add("responded " + response.action());
+            public void responded(RagResponse response) {
+                events.add("first");
+            }
+        };
+        RagListener second = request -> new RagListener.Request() {
+            @Override
+            public void responded(RagResponse response) {
+                events.add("second");
             }
         };
         RecordingBackend backend = RecordingBackend.answering(r -> "ok", "90");
-        pipeline(backend).listener(listener).build().ask(RagRequest.of("How often do API keys rotate?", ENG));
-        assertThat(events).containsExactly("started", "retrieved 1", "prompt 1", "responded ROUTE");
+        pipeline(backend).listener(RagListener.all(List.of(first, second))).build()
+                .ask(RagRequest.of("How often do API keys rotate?", ENG));
+        assertThat(events).containsExactly("first", "second");
     }
 
     @Test

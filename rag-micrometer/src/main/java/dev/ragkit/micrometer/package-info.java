@@ -1,5 +1,5 @@
 /**
- * RagKit observed with <a href="https://micrometer.io">Micrometer</a>: {@link dev.ragkit.micrometer.MicrometerRagObserver}
+ * RagKit observed with <a href="https://micrometer.io">Micrometer</a>: {@link dev.ragkit.micrometer.MicrometerRagListener}
  * (an observation per request and per stage: latency histograms by stage, tokens, context use, confidence, routed
  * and empty-context shares; spans through Micrometer Tracing), {@link dev.ragkit.micrometer.MeteredDocumentStore}
  * (store search latency), {@link dev.ragkit.micrometer.MeteredEmbedder} (embedding batches) and

@@ -1,7 +1,7 @@
 package dev.ragkit.spring;
 
 import dev.ragkit.RagConfig;
-import dev.ragkit.RagObserver;
+import dev.ragkit.RagListener;
 import dev.ragkit.RagPipeline;
 import dev.ragkit.audit.AuditSink;
 import dev.ragkit.generation.ExtractiveBackend;
@@ -14,10 +14,11 @@ import dev.ragkit.grounding.Owner;
 import dev.ragkit.grounding.OwnerDirectory;
 import dev.ragkit.ingest.Embedder;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import dev.ragkit.ingest.Embedders;
 import dev.ragkit.ingest.CachingEmbedder;
-import dev.ragkit.micrometer.MicrometerRagObserver;
+import dev.ragkit.micrometer.MicrometerRagListener;
 import dev.ragkit.ollama.OllamaEmbedder;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.store.DocumentStore;
@@ -47,7 +48,7 @@ import org.springframework.context.annotation.Configuration;
  * {@link OwnerDirectory}, {@link AuditSink} or {@link RagPipeline} and it is used instead. The embedder has no
  * default model: declare an {@link Embedder} bean, or set {@code ragkit.embedder.provider} ({@code named} with
  * {@code ragkit.embedder.model}, or {@code ollama}). With Micrometer present, each request is observed
- * ({@link MicrometerRagObserver}); with Actuator, {@code /actuator/health} shows the backend, model, store and index
+ * ({@link MicrometerRagListener}); with Actuator, {@code /actuator/health} shows the backend, model, store and index
  * ({@link RagKitHealthIndicator}).
  *
  * <p>The backend falls back to extractive answers ({@link ExtractiveFallbackBackend}) when its module is not on the
@@ -230,10 +231,10 @@ public class RagKitAutoConfiguration implements BeanClassLoaderAware {
             matchIfMissing = true)
     static class ObservationConfiguration {
         @Bean
-        @ConditionalOnMissingBean(RagObserver.class)
-        MicrometerRagObserver ragkitObserver(ObservationRegistry observations, MeterRegistry meters,
+        @ConditionalOnMissingBean(MicrometerRagListener.class)
+        MicrometerRagListener ragkitListener(ObservationRegistry observations, MeterRegistry meters,
                 RagKitProperties properties) {
-            return new MicrometerRagObserver(observations, meters, properties.getObservations().getPipelineName())
+            return new MicrometerRagListener(observations, meters, properties.getObservations().getPipelineName())
                     .recordQuestions(properties.getObservations().isRecordQuestions());
         }
     }
@@ -246,7 +247,7 @@ public class RagKitAutoConfiguration implements BeanClassLoaderAware {
     @Bean
     @ConditionalOnMissingBean
     public RagPipeline ragPipeline(RagKitProperties properties, DocumentStore store, ObjectProvider<Embedder> embedder,
-            LlmBackend backend, OwnerDirectory owners, AuditSink audit, ObjectProvider<RagObserver> observer) {
+            LlmBackend backend, OwnerDirectory owners, AuditSink audit, ObjectProvider<RagListener> listeners) {
         Embedder chosen = embedder.getIfAvailable();
         if (chosen == null) {
             throw new IllegalStateException("ragkit needs an embedder: declare an Embedder bean (e.g. LangChain4j's "
@@ -270,7 +271,10 @@ public class RagKitAutoConfiguration implements BeanClassLoaderAware {
         if (backend instanceof ExtractiveBackend) {
             pipeline.model(ExtractiveBackend.MODEL).selfRating(false);
         }
-        observer.ifAvailable(pipeline::observer);
+        List<RagListener> heard = listeners.orderedStream().toList();
+        if (!heard.isEmpty()) {
+            pipeline.listener(RagListener.all(heard));     // Micrometer's and the application's own, in bean order
+        }
         return named("ragkit", pipeline::build);
     }
 

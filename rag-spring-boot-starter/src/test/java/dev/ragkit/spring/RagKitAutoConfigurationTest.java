@@ -17,7 +17,7 @@ import dev.ragkit.generation.LlmBackendProvider;
 import dev.ragkit.grounding.Action;
 import dev.ragkit.grounding.Citation;
 import dev.ragkit.ingest.Embedder;
-import dev.ragkit.micrometer.MicrometerRagObserver;
+import dev.ragkit.micrometer.MicrometerRagListener;
 import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
@@ -96,11 +96,32 @@ class RagKitAutoConfigurationTest {
         runner.withPropertyValues("ragkit.backend.provider=extractive", "ragkit.observations.pipeline-name=support")
                 .withBean(ObservationRegistry.class, ObservationRegistry::create)
                 .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
-                .run(context -> assertThat(context).hasSingleBean(MicrometerRagObserver.class));
+                .run(context -> assertThat(context).hasSingleBean(MicrometerRagListener.class));
         runner.withPropertyValues("ragkit.backend.provider=extractive", "ragkit.observations.enabled=false")
                 .withBean(ObservationRegistry.class, ObservationRegistry::create)
                 .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
-                .run(context -> assertThat(context).doesNotHaveBean(MicrometerRagObserver.class));
+                .run(context -> assertThat(context).doesNotHaveBean(MicrometerRagListener.class));
+    }
+
+    @Test
+    void theApplicationsOwnListener_hearsRequestsBesideMicrometers() {
+        java.util.List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        runner.withPropertyValues("ragkit.backend.provider=extractive")
+                .withBean(ObservationRegistry.class, ObservationRegistry::create)
+                .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
+                .withBean("mine", dev.ragkit.RagListener.class, () -> request -> new dev.ragkit.RagListener.Request() {
+                    @Override
+                    public void responded(RagResponse response) {
+                        heard.add(response.action().name());
+                    }
+                })
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(MicrometerRagListener.class);
+                    askAboutKeys(context);
+                    assertThat(heard).hasSize(1);
+                    assertThat(context.getBean(SimpleMeterRegistry.class).find(MicrometerRagListener.REQUESTS)
+                            .counter()).isNotNull();
+                });
     }
 
     @Test

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The observations and meters that one ask produces: cited, routed, without context, and failed. */
-class MicrometerRagObserverTest {
+class MicrometerRagListenerTest {
     private static final String QUESTION = "How often do the API keys of Jane Doe rotate?";
 
     @TempDir
@@ -69,7 +69,7 @@ class MicrometerRagObserverTest {
         return RagPipeline.builder().store(new MeteredDocumentStore(store, meters, "in-memory")).embedder(embedder)
                 .backend(backend).model(ExtractiveBackend.MODEL).selfRating(false).confidenceThreshold(threshold)
                 .relevanceModel(RelevanceModel.fused())   // the question names Jane Doe, whom no document mentions
-                .observer(new MicrometerRagObserver(observations, meters, "support")).build();
+                .listener(new MicrometerRagListener(observations, meters, "support")).build();
     }
 
     @Test
@@ -104,22 +104,22 @@ class MicrometerRagObserverTest {
         RagResponse response = pipeline(new CountingBackend(), 0).ask(RagRequest.of(QUESTION, Scope.of("acme")));
         assertThat(response.citations()).isNotEmpty();
 
-        assertThat(observations).hasNumberOfObservationsWithNameEqualTo(MicrometerRagObserver.REQUEST, 1)
-                .hasObservationWithNameEqualTo(MicrometerRagObserver.REQUEST).that()
+        assertThat(observations).hasNumberOfObservationsWithNameEqualTo(MicrometerRagListener.REQUEST, 1)
+                .hasObservationWithNameEqualTo(MicrometerRagListener.REQUEST).that()
                 .hasLowCardinalityKeyValue("outcome", "cited").hasLowCardinalityKeyValue("action", "cite")
                 .hasLowCardinalityKeyValue("model", ExtractiveBackend.MODEL)
                 .hasLowCardinalityKeyValue("pipeline", "support")
                 .hasHighCardinalityKeyValue("request.id", response.requestId())
                 .doesNotHaveHighCardinalityKeyValueWithKey("question").hasBeenStarted().hasBeenStopped();
         for (String stage : List.of("retrieve", "budget", "generate", "grounding", "audit")) {
-            assertThat(meters.get(MicrometerRagObserver.STAGE).tag("stage", stage).timer().count()).as(stage)
+            assertThat(meters.get(MicrometerRagListener.STAGE).tag("stage", stage).timer().count()).as(stage)
                     .isPositive();
         }
-        assertThat(meters.get(MicrometerRagObserver.REQUESTS).tag("outcome", "cited").counter().count())
+        assertThat(meters.get(MicrometerRagListener.REQUESTS).tag("outcome", "cited").counter().count())
                 .isEqualTo(1);
-        assertThat(meters.get(MicrometerRagObserver.CONFIDENCE).summary().count()).isEqualTo(1);
-        assertThat(meters.get(MicrometerRagObserver.COMPLETION_TOKENS).summary().totalAmount()).isEqualTo(12);
-        assertThat(meters.get(MicrometerRagObserver.CONTEXT_TOKENS).summary().totalAmount())
+        assertThat(meters.get(MicrometerRagListener.CONFIDENCE).summary().count()).isEqualTo(1);
+        assertThat(meters.get(MicrometerRagListener.COMPLETION_TOKENS).summary().totalAmount()).isEqualTo(12);
+        assertThat(meters.get(MicrometerRagListener.CONTEXT_TOKENS).summary().totalAmount())
                 .isEqualTo(response.contextTokensUsed());
         assertThat(meters.get("ragkit.store.search").timer().count()).isPositive();
         assertThat(meters.get("ragkit.embedding.batch").timer().count()).isPositive();
@@ -133,10 +133,10 @@ class MicrometerRagObserverTest {
         pipeline(new ExtractiveBackend(), 100).ask(RagRequest.of(QUESTION, Scope.of("acme")));
         pipeline(new ExtractiveBackend(), 0).ask(RagRequest.of(QUESTION, Scope.of("nobody")));
 
-        assertThat(observations).hasNumberOfObservationsWithNameEqualTo(MicrometerRagObserver.REQUEST, 2);
-        assertThat(meters.get(MicrometerRagObserver.REQUESTS).tags("outcome", "routed", "action", "route").counter()
+        assertThat(observations).hasNumberOfObservationsWithNameEqualTo(MicrometerRagListener.REQUEST, 2);
+        assertThat(meters.get(MicrometerRagListener.REQUESTS).tags("outcome", "routed", "action", "route").counter()
                 .count()).isEqualTo(1);
-        assertThat(meters.get(MicrometerRagObserver.REQUESTS).tag("outcome", "empty_context").counter().count())
+        assertThat(meters.get(MicrometerRagListener.REQUESTS).tag("outcome", "empty_context").counter().count())
                 .isEqualTo(1);
         noMeterCarriesTheQuestion();
     }
@@ -148,12 +148,12 @@ class MicrometerRagObserverTest {
         assertThatThrownBy(() -> failing.ask(RagRequest.of(QUESTION, Scope.of("acme"))))
                 .isInstanceOf(LlmUnavailableException.class);
 
-        assertThat(observations).hasObservationWithNameEqualTo(MicrometerRagObserver.REQUEST).that()
+        assertThat(observations).hasObservationWithNameEqualTo(MicrometerRagListener.REQUEST).that()
                 .hasLowCardinalityKeyValue("outcome", "failed")
                 .hasLowCardinalityKeyValue("error", "LlmUnavailableException").hasError();
-        assertThat(meters.get(MicrometerRagObserver.STAGE).tags("stage", "generate", "error",
+        assertThat(meters.get(MicrometerRagListener.STAGE).tags("stage", "generate", "error",
                 "LlmUnavailableException").timer().count()).isEqualTo(1);
-        assertThat(meters.get(MicrometerRagObserver.REQUESTS).tag("outcome", "failed").counter().count())
+        assertThat(meters.get(MicrometerRagListener.REQUESTS).tag("outcome", "failed").counter().count())
                 .isEqualTo(1);
     }
 
@@ -161,11 +161,11 @@ class MicrometerRagObserverTest {
     void questionsAreRecordedOnlyWhenAskedFor() {
         RagPipeline optedIn = RagPipeline.builder().store(store).embedder(embedder).backend(new ExtractiveBackend())
                 .model(ExtractiveBackend.MODEL).selfRating(false)
-                .observer(new MicrometerRagObserver(observations, meters, "support").recordQuestions(true)).build();
+                .listener(new MicrometerRagListener(observations, meters, "support").recordQuestions(true)).build();
 
         optedIn.ask(RagRequest.of(QUESTION, Scope.of("acme")));
 
-        assertThat(observations).hasObservationWithNameEqualTo(MicrometerRagObserver.REQUEST).that()
+        assertThat(observations).hasObservationWithNameEqualTo(MicrometerRagListener.REQUEST).that()
                 .hasHighCardinalityKeyValue("question", QUESTION);
         noMeterCarriesTheQuestion();                       // high-cardinality values never become meter tags
     }
@@ -178,7 +178,7 @@ class MicrometerRagObserverTest {
         RagPipeline pipeline = RagPipeline.builder().store(store).embedder(embedder).backend(new ExtractiveBackend())
                 .model(ExtractiveBackend.MODEL).selfRating(false).confidenceThreshold(0)
                 .relevanceModel(RelevanceModel.fused())
-                .observer(new MicrometerRagObserver(traced, meters, "support")).build();
+                .listener(new MicrometerRagListener(traced, meters, "support")).build();
 
         pipeline.ask(RagRequest.of(QUESTION, Scope.of("acme")));
 

@@ -1,6 +1,6 @@
 package dev.ragkit.micrometer;
 
-import dev.ragkit.RagObserver;
+import dev.ragkit.RagListener;
 import dev.ragkit.RagRequest;
 import dev.ragkit.RagResponse;
 import dev.ragkit.generation.ChatResult;
@@ -15,7 +15,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link RagObserver} that makes each request a Micrometer {@link Observation} named {@value #REQUEST}, and each of
+ * A {@link RagListener} that makes each request a Micrometer {@link Observation} named {@value #REQUEST}, and each of
  * its stages a child observation named {@value #STAGE} — with Micrometer's default meter handler they become timers
  * (latency histograms per stage), with Micrometer Tracing's handler spans (parent and children). Beside them it
  * records: {@value #REQUESTS} (counter by {@code action} and {@code outcome}: cited, routed, empty_context, failed),
@@ -29,11 +29,11 @@ import org.jspecify.annotations.Nullable;
  * {@link #recordQuestions(boolean)} turns it on (then only on the request span, as for the audit's query redaction).
  *
  * <pre>{@code
- * RagPipeline rag = RagPipeline.builder()...observer(new MicrometerRagObserver(observations, meters, "support")).build();
+ * RagPipeline rag = RagPipeline.builder()...listener(new MicrometerRagListener(observations, meters, "support")).build();
  * }</pre>
  * Thread-safe.
  */
-public final class MicrometerRagObserver implements RagObserver {
+public final class MicrometerRagListener implements RagListener {
     /** The request observation's name. */
     public static final String REQUEST = "ragkit.request";
     /** The stage observations' name. */
@@ -61,7 +61,7 @@ public final class MicrometerRagObserver implements RagObserver {
      * @param meters       where the other meters go
      * @param pipeline     a low-cardinality name for this pipeline, e.g. {@code support}
      */
-    public MicrometerRagObserver(ObservationRegistry observations, MeterRegistry meters, String pipeline) {
+    public MicrometerRagListener(ObservationRegistry observations, MeterRegistry meters, String pipeline) {
         this.observations = Objects.requireNonNull(observations, "observations");
         this.meters = Objects.requireNonNull(meters, "meters");
         this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
@@ -70,35 +70,35 @@ public final class MicrometerRagObserver implements RagObserver {
     /**
      * @param record whether the request span carries the question text (off by default; questions can hold
      *               personal data)
-     * @return this observer
+     * @return this listener
      */
-    public MicrometerRagObserver recordQuestions(boolean record) {
+    public MicrometerRagListener recordQuestions(boolean record) {
         this.recordQuestions = record;
         return this;
     }
 
     @Override
-    public RequestObservation requestStarted(RagRequest request) {
+    public Request requestStarted(RagRequest request) {
         Observation observation = Observation.createNotStarted(REQUEST, observations)
                 .contextualName("ragkit ask").lowCardinalityKeyValue("pipeline", pipeline)
                 .highCardinalityKeyValue("request.id", request.requestId());
         if (recordQuestions) {
             observation.highCardinalityKeyValue("question", request.query());
         }
-        return new Request(observation.start());
+        return new ObservedRequest(observation.start());
     }
 
     /** One request's observation. */
-    private final class Request implements RequestObservation {
+    private final class ObservedRequest implements Request {
         private final Observation observation;
         private volatile String model = "unknown";
 
-        Request(Observation observation) {
+        ObservedRequest(Observation observation) {
             this.observation = observation;
         }
 
         @Override
-        public StageObservation stageStarted(String stage) {
+        public Stage stageStarted(String stage) {
             Observation child = Observation.createNotStarted(STAGE, observations).parentObservation(observation)
                     .contextualName("ragkit " + stage).lowCardinalityKeyValue("stage", stage)
                     .lowCardinalityKeyValue("pipeline", pipeline).start();
@@ -124,7 +124,7 @@ public final class MicrometerRagObserver implements RagObserver {
         }
 
         @Override
-        public void finished(RagResponse response) {
+        public void responded(RagResponse response) {
             String outcome = response.contextChunksUsed() == 0 && response.sources().isEmpty() ? "empty_context"
                     : response.action() == Action.CITE ? "cited" : "routed";
             String action = response.action().name().toLowerCase(Locale.ROOT);
@@ -165,7 +165,7 @@ public final class MicrometerRagObserver implements RagObserver {
 
     @Override
     public String toString() {
-        return "MicrometerRagObserver[" + pipeline + "]";
+        return "MicrometerRagListener[" + pipeline + "]";
     }
 
     static String tagOf(@Nullable String value) {
