@@ -24,10 +24,12 @@ import org.jspecify.annotations.Nullable;
  *                     or {@code null} when it was not matched
  * @param snippet      the first 200 characters of the cited text, with {@code ...} appended when cut
  * @param snippetFull  the first 1,000 characters of the cited text (for display; keep it out of logs)
+ * @param pageLabel    what a page of the document is, from its {@value dev.ragkit.ingest.ParsedDocument#PAGE_LABEL}
+ *                     metadata: {@code slide}, {@code sheet}, or {@code null} for a page
  */
 public record Citation(String sourceId, String documentId, String documentName, String path, int chunkIndex,
         int startLine, int endLine, @Nullable String section, @Nullable Integer page, @Nullable Double similarity,
-        @Nullable Double relevance, String snippet, String snippetFull) {
+        @Nullable Double relevance, String snippet, String snippetFull, @Nullable String pageLabel) {
 
     /** Validates the arguments. */
     public Citation {
@@ -37,6 +39,30 @@ public record Citation(String sourceId, String documentId, String documentName, 
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(snippet, "snippet");
         Objects.requireNonNull(snippetFull, "snippetFull");
+    }
+
+    /**
+     * A citation whose pages, if any, are pages ({@code p. 12}).
+     *
+     * @param sourceId     {@code documentId:chunkIndex}
+     * @param documentId   the document's id
+     * @param documentName the document's title
+     * @param path         the document's path
+     * @param chunkIndex   the chunk's index
+     * @param startLine    the first supporting line
+     * @param endLine      the last supporting line
+     * @param section      the section, or {@code null}
+     * @param page         the page, or {@code null}
+     * @param similarity   the raw cosine similarity, or {@code null}
+     * @param relevance    the fused relevance, or {@code null}
+     * @param snippet      the first 200 characters
+     * @param snippetFull  the first 1,000 characters
+     */
+    public Citation(String sourceId, String documentId, String documentName, String path, int chunkIndex,
+            int startLine, int endLine, @Nullable String section, @Nullable Integer page, @Nullable Double similarity,
+            @Nullable Double relevance, String snippet, String snippetFull) {
+        this(sourceId, documentId, documentName, path, chunkIndex, startLine, endLine, section, page, similarity,
+                relevance, snippet, snippetFull, null);
     }
 
     /** @return the section, or {@code N/A} */
@@ -51,10 +77,21 @@ public record Citation(String sourceId, String documentId, String documentName, 
 
     /**
      * @return {@code path:startLine-endLine}, or for a paged document {@code path p. 12, lines 4–9} (its line
-     *         numbers count within the page)
+     *         numbers count within the page); a slide deck's page is a slide ({@code deck.pptx slide 7, lines 2–4}),
+     *         a spreadsheet's is a sheet, named by its section, whose lines are its rows
+     *         ({@code budget.xlsx > Q3, rows 4–9})
      */
     public String location() {
-        return page == null ? path + ":" + startLine + "-" + endLine
-                : path + " p. " + page + ", lines " + startLine + "\u2013" + endLine;
+        if (page == null) {
+            return path + ":" + startLine + "-" + endLine;
+        }
+        String lines = startLine + "\u2013" + endLine;
+        if ("slide".equals(pageLabel)) {
+            return path + " slide " + page + ", lines " + lines;
+        }
+        if ("sheet".equals(pageLabel)) {
+            return path + " > " + (section == null ? "sheet " + page : section) + ", rows " + lines;
+        }
+        return path + " p. " + page + ", lines " + lines;
     }
 }

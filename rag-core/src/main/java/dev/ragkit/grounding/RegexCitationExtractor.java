@@ -1,5 +1,6 @@
 package dev.ragkit.grounding;
 
+import dev.ragkit.ingest.ParsedDocument;
 import dev.ragkit.prompt.ContextBlock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -99,7 +100,8 @@ final class RegexCitationExtractor implements CitationExtractor {
         return new Citation(block.sourceId(), block.document().id(), block.document().title(),
                 block.document().path(), block.chunk().index(), lines[0], lines[1],
                 block.chunk().section(), block.chunk().page(), orNull(block.similarity()), orNull(block.relevance()),
-                TextCuts.prefixWithEllipsis(text, SNIPPET_CHARS), TextCuts.prefix(text, SNIPPET_FULL_CHARS));
+                TextCuts.prefixWithEllipsis(text, SNIPPET_CHARS), TextCuts.prefix(text, SNIPPET_FULL_CHARS),
+                block.document().metadata().get(ParsedDocument.PAGE_LABEL));
     }
 
     private static @Nullable Double orNull(double score) {

@@ -2,6 +2,7 @@ package dev.ragkit.ingest;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -20,8 +21,17 @@ public final class ContentSniffer {
         PDF,
         /** A Word document: an Office Open XML zip holding {@code word/}. */
         DOCX,
-        /** Another Office Open XML document (a spreadsheet or a presentation). */
+        /** A PowerPoint presentation: an Office Open XML zip holding {@code ppt/presentation.xml}. */
+        PPTX,
+        /** An Excel workbook: an Office Open XML zip holding {@code xl/workbook.xml}. */
+        XLSX,
+        /** Another Office Open XML document (a Visio drawing, say). */
         OFFICE_OTHER,
+        /**
+         * An OpenDocument file ({@code .odt}, {@code .ods}, {@code .odp}): a zip whose first entry is {@code mimetype}
+         * holding {@code application/vnd.oasis.opendocument.…}.
+         */
+        OPENDOCUMENT,
         /** A legacy Office file (OLE2 compound document: {@code .doc}, {@code .xls}, {@code .ppt}). */
         OLE2,
         /** Any other zip archive. */
@@ -80,14 +90,28 @@ public final class ContentSniffer {
         return looksLikeHtml(new String(bytes, bom, end - bom, StandardCharsets.ISO_8859_1)) ? Kind.HTML : Kind.TEXT;
     }
 
-    /** Office Open XML documents are zips whose entry names (plain ASCII in the headers) start with word/ etc. */
+    /**
+     * Office Open XML documents are zips whose entry names (plain ASCII in the headers) start with word/ etc.;
+     * OpenDocument files start with their stored mimetype entry.
+     */
     private static Kind zipKind(byte[] bytes) {
         boolean contentTypes = contains(bytes, "[Content_Types].xml");
         if (contentTypes && contains(bytes, "word/")) {
             return Kind.DOCX;
         }
-        if (contentTypes && (contains(bytes, "xl/") || contains(bytes, "ppt/"))) {
+        if (contentTypes && contains(bytes, "ppt/presentation.xml")) {
+            return Kind.PPTX;
+        }
+        if (contentTypes && contains(bytes, "xl/workbook.xml")) {
+            return Kind.XLSX;
+        }
+        if (contentTypes) {
             return Kind.OFFICE_OTHER;
+        }
+        // OpenDocument: the first entry is "mimetype", stored, so its name and value are plain ASCII at the start
+        if (startsWith(bytes, 30, "mimetype") && contains(Arrays.copyOf(bytes, Math.min(bytes.length, 256)),
+                "application/vnd.oasis.opendocument.")) {
+            return Kind.OPENDOCUMENT;
         }
         return Kind.ZIP;
     }

@@ -454,9 +454,16 @@ public final class DocumentIngestor {
                 }
                 throw new DocumentSkippedException(path, SkipReason.UNSUPPORTED_TYPE, "a legacy Office file (.doc, "
                         + ".xls, .ppt); save it as .docx, or as PDF, to index it", null);
-            case OFFICE_OTHER:
+            case PPTX:
+            case XLSX:
                 throw new DocumentSkippedException(path, SkipReason.UNSUPPORTED_TYPE, "a spreadsheet or a "
-                        + "presentation, which no parser reads", null);
+                        + "presentation, which no parser reads (add rag-documents to read them)", null);
+            case OFFICE_OTHER:
+                throw new DocumentSkippedException(path, SkipReason.UNSUPPORTED_TYPE, "an Office Open XML file "
+                        + "that is not a Word document, a spreadsheet or a presentation, which no parser reads", null);
+            case OPENDOCUMENT:
+                throw new DocumentSkippedException(path, SkipReason.UNSUPPORTED_TYPE, "an OpenDocument file, which "
+                        + "no parser reads (add rag-documents to read it)", null);
             case ZIP:
                 throw new DocumentSkippedException(path, SkipReason.UNSUPPORTED_TYPE, "a zip archive that is not a "
                         + "Word document", null);

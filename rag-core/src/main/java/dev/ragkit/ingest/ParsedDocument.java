@@ -62,6 +62,13 @@ public record ParsedDocument(
         List<Integer> pages,
         Structure structure) {
 
+    /**
+     * The metadata key that names what a page of a paged document is, for citations: {@code slide} (a slide deck:
+     * {@code deck.pptx slide 7, lines 2–4}) or {@code sheet} (a spreadsheet: each sheet a page whose lines are its
+     * rows, cited by the sheet's name as {@code budget.xlsx > Q3, rows 4–9}); absent for pages ({@code p. 12}).
+     */
+    public static final String PAGE_LABEL = "page_label";
+
     /** How a document's lines are marked up, which tells the chunker what a line can mean. */
     public enum Structure {
         /** Markdown: fenced code blocks are kept whole where they fit, and heading lines stay with what follows. */

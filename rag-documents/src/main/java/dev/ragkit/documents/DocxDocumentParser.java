@@ -105,8 +105,9 @@ public final class DocxDocumentParser implements DocumentParser {
      * What POI's guards against hostile zips stopped, in RagKit's words (POI's own text tells the reader to change
      * its settings or file a bug report, neither of which an indexing user can or should do): a part that expands
      * too many times its packed size, a part too large to read, too many parts. {@code null} for other failures.
+     * Shared by every zip-based format (slides, spreadsheets, OpenDocument), which POI's guards protect alike.
      */
-    private static @Nullable String expansion(Throwable error) {
+    static @Nullable String expansion(Throwable error) {
         for (Throwable e = error; e != null; e = e.getCause()) {
             String message = String.valueOf(e.getMessage());
             if (message.startsWith("Zip bomb detected")) {
