@@ -26,9 +26,11 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import org.jspecify.annotations.Nullable;
@@ -41,7 +43,8 @@ import org.jspecify.annotations.Nullable;
  * and a value set here wins over it whatever the order of the calls. A value that a supplied stage makes
  * meaningless (a threshold next to a custom router, an embedder next to a custom retriever) fails at
  * {@code build()} naming both, as do missing stages and stages given twice; {@code build()} lists every problem at
- * once.
+ * once. A stage is set once: calling its setter again on the same builder fails at once (values may be set again,
+ * the last one wins); a builder from {@code toBuilder()} may replace each stage it inherited once.
  */
 abstract class PipelineSettings {
     @Nullable DocumentStore store;
@@ -70,6 +73,8 @@ abstract class PipelineSettings {
     AuditFailurePolicy auditFailurePolicy = AuditFailurePolicy.LOG_AND_CONTINUE;
     QueryRedaction queryRedaction = QueryRedaction.HASH;
     RagListener listener = RagListener.NONE;
+    /** The stages set on this builder (not inherited through toBuilder()): each may be set once. */
+    private final Set<String> stagesSet = new HashSet<>();
     @Nullable QueryTransformer queryTransformer;
     Executor executor = ForkJoinPool.commonPool();
     Clock clock = Clock.systemUTC();
@@ -126,6 +131,18 @@ abstract class PipelineSettings {
         b.config = config;
         b.explicit = explicit.copy();
         return b;
+    }
+
+    /**
+     * A stage is set once on a builder, as Caffeine's are: a second call is almost always a copy-paste slip. A
+     * builder from {@code toBuilder()} may replace each inherited stage once (that is what a variant is for).
+     */
+    private void stageSet(String stage) {
+        if (!stagesSet.add(stage)) {
+            throw new IllegalStateException(stage + "(...) set twice on this builder; a stage is set once "
+                    + "(values such as model or temperature may be set again). To replace a stage of a built "
+                    + "pipeline, call toBuilder() on it");
+        }
     }
 
     /** @return the values in effect: those set on this builder over the {@link #config} base layer */
@@ -334,6 +351,7 @@ abstract class PipelineSettings {
 
     /** @param store where documents are (required, unless a provider id is given) @return this builder */
     public RagPipeline.Builder store(DocumentStore store) {
+        stageSet("store");
         this.store = Objects.requireNonNull(store, "store");
         return self();
     }
@@ -344,6 +362,7 @@ abstract class PipelineSettings {
      * @return this builder
      */
     public RagPipeline.Builder store(String providerId, Map<String, String> config) {
+        stageSet("store");
         this.storeProvider = Objects.requireNonNull(providerId, "providerId");
         this.storeConfig = Map.copyOf(Objects.requireNonNull(config, "config"));
         return self();
@@ -351,6 +370,7 @@ abstract class PipelineSettings {
 
     /** @param backend the language model (required, unless a provider id is given) @return this builder */
     public RagPipeline.Builder backend(LlmBackend backend) {
+        stageSet("backend");
         this.backend = Objects.requireNonNull(backend, "backend");
         return self();
     }
@@ -361,6 +381,7 @@ abstract class PipelineSettings {
      * @return this builder
      */
     public RagPipeline.Builder backend(String providerId, Map<String, String> config) {
+        stageSet("backend");
         this.backendProvider = Objects.requireNonNull(providerId, "providerId");
         this.backendConfig = Map.copyOf(Objects.requireNonNull(config, "config"));
         return self();
@@ -372,6 +393,7 @@ abstract class PipelineSettings {
      * @return this builder
      */
     public RagPipeline.Builder retriever(Retriever retriever) {
+        stageSet("retriever");
         this.retriever = Objects.requireNonNull(retriever, "retriever");
         return self();
     }
@@ -381,6 +403,7 @@ abstract class PipelineSettings {
      * @return this builder
      */
     public RagPipeline.Builder embedder(Embedder embedder) {
+        stageSet("embedder");
         this.embedder = Objects.requireNonNull(embedder, "embedder");
         return self();
     }
@@ -397,6 +420,7 @@ abstract class PipelineSettings {
      * @return this builder
      */
     public RagPipeline.Builder relevanceModel(RelevanceModel model) {
+        stageSet("relevanceModel");
         this.relevanceModel = Objects.requireNonNull(model, "relevanceModel");
         return self();
     }
@@ -406,12 +430,14 @@ abstract class PipelineSettings {
      * @return this builder
      */
     public RagPipeline.Builder reranker(Reranker reranker) {
+        stageSet("reranker");
         this.reranker = Objects.requireNonNull(reranker, "reranker");
         return self();
     }
 
     /** @param deduplicator drops near-duplicate chunks in the default retriever (default Jaccard 0.9) @return this */
     public RagPipeline.Builder deduplicator(Deduplicator deduplicator) {
+        stageSet("deduplicator");
         this.deduplicator = Objects.requireNonNull(deduplicator, "deduplicator");
         return self();
     }
@@ -422,6 +448,7 @@ abstract class PipelineSettings {
      * @return this builder
      */
     public RagPipeline.Builder tokenBudget(TokenBudget budget) {
+        stageSet("tokenBudget");
         this.tokenBudget = Objects.requireNonNull(budget, "budget");
         return self();
     }
@@ -432,6 +459,7 @@ abstract class PipelineSettings {
      * @return this builder
      */
     public RagPipeline.Builder tokenCounter(TokenCounter counter) {
+        stageSet("tokenCounter");
         this.counter = Objects.requireNonNull(counter, "counter");
         return self();
     }
@@ -445,24 +473,28 @@ abstract class PipelineSettings {
 
     /** @param builder writes prompts (default {@link PromptBuilder#standard()}) @return this builder */
     public RagPipeline.Builder promptBuilder(PromptBuilder builder) {
+        stageSet("promptBuilder");
         this.promptBuilder = Objects.requireNonNull(builder, "builder");
         return self();
     }
 
     /** @param extractor maps SourceIds to citations @return this builder */
     public RagPipeline.Builder citationExtractor(CitationExtractor extractor) {
+        stageSet("citationExtractor");
         this.citationExtractor = Objects.requireNonNull(extractor, "extractor");
         return self();
     }
 
     /** @param scorer scores confidence @return this builder */
     public RagPipeline.Builder confidenceScorer(ConfidenceScorer scorer) {
+        stageSet("confidenceScorer");
         this.scorer = Objects.requireNonNull(scorer, "scorer");
         return self();
     }
 
     /** @param owners who owns which access tag, for the default router (default: nobody) @return this builder */
     public RagPipeline.Builder ownerDirectory(OwnerDirectory owners) {
+        stageSet("ownerDirectory");
         this.ownerDirectory = Objects.requireNonNull(owners, "owners");
         return self();
     }
@@ -473,12 +505,14 @@ abstract class PipelineSettings {
      * @return this builder
      */
     public RagPipeline.Builder router(Router router) {
+        stageSet("router");
         this.router = Objects.requireNonNull(router, "router");
         return self();
     }
 
     /** @param sink where audit records go (default: the {@code dev.ragkit.audit} logger) @return this builder */
     public RagPipeline.Builder auditSink(AuditSink sink) {
+        stageSet("auditSink");
         this.audit = Objects.requireNonNull(sink, "sink");
         return self();
     }
@@ -489,6 +523,7 @@ abstract class PipelineSettings {
      * @return this builder
      */
     public RagPipeline.Builder listener(RagListener listener) {
+        stageSet("listener");
         this.listener = Objects.requireNonNull(listener, "listener");
         return self();
     }
@@ -500,6 +535,7 @@ abstract class PipelineSettings {
      * @return this builder
      */
     public RagPipeline.Builder queryTransformer(QueryTransformer transformer) {
+        stageSet("queryTransformer");
         this.queryTransformer = Objects.requireNonNull(transformer, "transformer");
         return self();
     }
@@ -510,12 +546,14 @@ abstract class PipelineSettings {
      * @return this builder
      */
     public RagPipeline.Builder executor(Executor executor) {
+        stageSet("executor");
         this.executor = Objects.requireNonNull(executor, "executor");
         return self();
     }
 
     /** @param clock timestamps audit records (default UTC system clock) @return this builder */
     public RagPipeline.Builder clock(Clock clock) {
+        stageSet("clock");
         this.clock = Objects.requireNonNull(clock, "clock");
         return self();
     }

@@ -12,6 +12,8 @@ import dev.ragkit.audit.QueryRedaction;
 import dev.ragkit.tokens.TokenCounter;
 import dev.ragkit.tokens.TokenCounters;
 import dev.ragkit.error.AuditException;
+import dev.ragkit.grounding.OwnerDirectory;
+import dev.ragkit.grounding.Router;
 import dev.ragkit.error.LlmTimeoutException;
 import dev.ragkit.error.LlmUnavailableException;
 import dev.ragkit.error.ModelNotAllowedException;
@@ -496,7 +498,7 @@ final class RagPipelineTest {
             throw new IllegalStateException("disk full");
         };
         RecordingBackend backend = RecordingBackend.answering(r -> "ok", "90");
-        RagPipeline strict = pipeline(backend).auditSink(broken).auditFailurePolicy(AuditFailurePolicy.FAIL_REQUEST)
+        RagPipeline strict = pipeline(backend, embedder(), broken, executor).auditFailurePolicy(AuditFailurePolicy.FAIL_REQUEST)
                 .listener(request -> new RagListener.Request() {
                     @Override
                     public void failed(Throwable error) {
@@ -545,7 +547,7 @@ final class RagPipelineTest {
     @Test
     void stream_anErrorNotAnException_stillEndsWithOnErrorAndIsAudited() throws Exception {
         RecordingStreamListener out = new RecordingStreamListener();
-        RagPipeline rag = pipeline(RecordingBackend.answering(r -> "ok", "90")).embedder(new dev.ragkit.ingest.Embedder() {
+        RagPipeline rag = pipeline(RecordingBackend.answering(r -> "ok", "90"), new dev.ragkit.ingest.Embedder() {
             @Override
             public float[][] embed(List<String> texts) {
                 throw new AssertionError("a bug in an embedder");
@@ -560,12 +562,27 @@ final class RagPipelineTest {
             public String name() {
                 return "broken";
             }
-        }).executor(Runnable::run).build();
+        }, audit, Runnable::run).build();
         assertThatThrownBy(() -> rag.stream(RagRequest.of("How often do API keys rotate?", ENG), out))
                 .isInstanceOf(AssertionError.class);            // rethrown to the executor (here: the caller)
         assertThat(out.done.await(1, TimeUnit.SECONDS)).isTrue();
         assertThat(out.error).isInstanceOf(AssertionError.class);
         assertThat(audit.only().outcome()).isEqualTo(AuditOutcome.ERROR);
+    }
+
+    @Test
+    void builder_aStageSetTwice_failsAtOnce_valuesMayBeSetAgain_toBuilderMayReplaceAStageOnce() {
+        RecordingBackend backend = RecordingBackend.answering(r -> "ok", "90");
+        RecordingBackend other = RecordingBackend.answering(r -> "other", "90");
+        assertThatThrownBy(() -> pipeline(backend).backend(other))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("backend(...) set twice");
+        assertThatThrownBy(() -> pipeline(backend).router(Router.standard(60, null, OwnerDirectory.none()))
+                .router(Router.standard(70, null, OwnerDirectory.none())))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("router(...) set twice");
+        assertThat(pipeline(backend).temperature(0.1).temperature(0.4).build().config().temperature()).isEqualTo(0.4);
+
+        RagPipeline variant = pipeline(backend).build().toBuilder().backend(other).build();
+        assertThat(variant.ask(RagRequest.of("How often do API keys rotate?", ENG)).answer()).isEqualTo("other");
     }
 
     @Test
@@ -655,7 +672,7 @@ final class RagPipelineTest {
     void askAsync_runsOnTheExecutor() throws Exception {
         AtomicInteger submitted = new AtomicInteger();
         RecordingBackend backend = RecordingBackend.answering(r -> "ok", "90");
-        RagPipeline rag = pipeline(backend).executor(task -> {
+        RagPipeline rag = pipeline(backend, embedder(), audit, task -> {
             submitted.incrementAndGet();
             executor.execute(task);
         }).build();
@@ -852,9 +869,14 @@ final class RagPipelineTest {
     }
 
     private RagPipeline.Builder pipeline(RecordingBackend backend) {
-        return RagPipeline.builder().store(store).embedder(embedder()).backend(backend).auditSink(audit)
-                .relevanceModel(RelevanceModel.fused())
-                .executor(executor);
+        return pipeline(backend, embedder(), audit, executor);
+    }
+
+    /** The test pipeline with its embedder, audit sink or executor chosen (a stage is set once on a builder). */
+    private RagPipeline.Builder pipeline(RecordingBackend backend, dev.ragkit.ingest.Embedder embedder, AuditSink sink,
+            java.util.concurrent.Executor runner) {
+        return RagPipeline.builder().store(store).embedder(embedder).backend(backend).auditSink(sink)
+                .relevanceModel(RelevanceModel.fused()).executor(runner);
     }
 
     private static HashedBagOfWordsEmbedder embedder() {
