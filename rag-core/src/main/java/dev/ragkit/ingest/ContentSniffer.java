@@ -2,6 +2,7 @@ package dev.ragkit.ingest;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -24,6 +25,8 @@ public final class ContentSniffer {
         OFFICE_OTHER,
         /** A legacy Office file (OLE2 compound document: {@code .doc}, {@code .xls}, {@code .ppt}). */
         OLE2,
+        /** An EPUB e-book: a zip whose first entry, {@code mimetype}, reads {@code application/epub+zip}. */
+        EPUB,
         /** Any other zip archive. */
         ZIP,
         /**
@@ -82,6 +85,11 @@ public final class ContentSniffer {
 
     /** Office Open XML documents are zips whose entry names (plain ASCII in the headers) start with word/ etc. */
     private static Kind zipKind(byte[] bytes) {
+        // EPUB's first entry is the stored (uncompressed) "mimetype": its content sits in the first 100 bytes
+        if (startsWith(bytes, 30, "mimetype") && contains(Arrays.copyOf(bytes, Math.min(bytes.length, 100)),
+                "application/epub+zip")) {
+            return Kind.EPUB;
+        }
         boolean contentTypes = contains(bytes, "[Content_Types].xml");
         if (contentTypes && contains(bytes, "word/")) {
             return Kind.DOCX;
