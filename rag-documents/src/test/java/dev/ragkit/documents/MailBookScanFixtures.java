@@ -240,6 +240,16 @@ public final class MailBookScanFixtures {
         zip.closeEntry();
     }
 
+    /** A PDF of one scanned page only: {@code mixed-scan.pdf}'s page 2. */
+    static byte[] scanOnly() throws IOException {
+        try (PDDocument mixed = org.apache.pdfbox.Loader.loadPDF(Fixtures.bytes("mixed-scan.pdf"))) {
+            mixed.removePage(0);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            mixed.save(out);
+            return out.toByteArray();
+        }
+    }
+
     /**
      * {@code mixed-scan.pdf}: page 1 has a text layer; page 2 is a picture of text and nothing else — a text PDF's
      * page rendered by PDFBox to a 200 dpi black-and-white image, as a scanner would deliver it.
