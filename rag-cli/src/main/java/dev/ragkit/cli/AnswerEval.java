@@ -35,6 +35,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -185,15 +186,31 @@ final class AnswerEval {
         String text(Citation c) {
             ParsedDocument d = parsed.computeIfAbsent(c.path(), this::parse);
             List<String> lines = d.lines();
-            int first = 0;
-            if (c.page() != null) {
-                while (first < lines.size() && d.pages().get(first) < c.page()) {
-                    first++;
-                }
-            }
+            int first = d.paged() ? firstOfPage(d, c) : 0;
             int from = Math.max(0, first + c.startLine() - 1);
             int to = Math.min(lines.size(), first + c.endLine());
             return from >= to ? "" : String.join("\n", lines.subList(from, to));
+        }
+
+        /**
+         * The first line of the run of lines the citation's line numbers count in: its page (or its run without a
+         * page, in a document of parts such as an e-mail with attachments), in the part its section names.
+         */
+        private static int firstOfPage(ParsedDocument d, Citation c) {
+            int fallback = -1;
+            for (int start = 0; start < d.lines().size(); start++) {
+                if (!Objects.equals(d.pages().get(start), c.page())
+                        || start > 0 && Objects.equals(d.pages().get(start - 1), c.page())) {
+                    continue;                          // not the first line of a run on the cited page
+                }
+                int at = start + c.startLine() - 1;
+                if (at < d.lines().size() && Objects.equals(d.pages().get(at), c.page())
+                        && Objects.equals(d.sections().get(at), c.section())) {
+                    return start;
+                }
+                fallback = fallback < 0 ? start : fallback;
+            }
+            return Math.max(0, fallback);
         }
 
         private ParsedDocument parse(String path) {

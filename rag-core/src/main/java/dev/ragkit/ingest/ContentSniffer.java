@@ -34,6 +34,8 @@ public final class ContentSniffer {
         OPENDOCUMENT,
         /** A legacy Office file (OLE2 compound document: {@code .doc}, {@code .xls}, {@code .ppt}). */
         OLE2,
+        /** An EPUB e-book: a zip whose first entry, {@code mimetype}, reads {@code application/epub+zip}. */
+        EPUB,
         /** Any other zip archive. */
         ZIP,
         /**
@@ -95,6 +97,11 @@ public final class ContentSniffer {
      * OpenDocument files start with their stored mimetype entry.
      */
     private static Kind zipKind(byte[] bytes) {
+        // EPUB's first entry is the stored (uncompressed) "mimetype": its content sits in the first 100 bytes
+        if (startsWith(bytes, 30, "mimetype") && contains(Arrays.copyOf(bytes, Math.min(bytes.length, 100)),
+                "application/epub+zip")) {
+            return Kind.EPUB;
+        }
         boolean contentTypes = contains(bytes, "[Content_Types].xml");
         if (contentTypes && contains(bytes, "word/")) {
             return Kind.DOCX;

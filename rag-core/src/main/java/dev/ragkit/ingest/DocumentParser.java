@@ -8,7 +8,7 @@ import java.util.Set;
  * thread-safe and stateless, have a public no-argument constructor, and are found through
  * {@link java.util.ServiceLoader} (list them in {@code META-INF/services/dev.ragkit.ingest.DocumentParser}) by
  * {@link DocumentParsers}. RagKit's own: {@code markdown}, {@code text} and {@code code} in {@code rag-core};
- * {@code pdf}, {@code docx} and {@code html} in {@code rag-documents}.
+ * {@code pdf}, {@code docx}, {@code html}, {@code email} and {@code epub} in {@code rag-documents}.
  *
  * <pre>{@code
  * public final class AsciiDocParser implements DocumentParser {

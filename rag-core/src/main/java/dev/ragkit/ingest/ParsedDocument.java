@@ -40,7 +40,10 @@ import org.jspecify.annotations.Nullable;
  *                       heading line belongs to the section it opens. For code, the enclosing type or function
  * @param pages          for paged formats (PDF), the 1-based page of each line (same size as {@code lines}, never
  *                       decreasing); empty for formats without pages. Chunks never span a page, and their line
- *                       numbers count within the page
+ *                       numbers count within the page (within a run of lines on one page, or without a page). A
+ *                       document made of parts (an e-mail with its attachments) gives each part its own pages: a
+ *                       line outside any paged part has the page {@code null}, and the page may start again (go
+ *                       down) where the section changes, the section naming the part ({@code report.pdf})
  * @param structure      how the lines are marked up: {@link Structure#MARKDOWN} lets the chunker read fenced code
  *                       blocks and headings from the lines; {@link Structure#PLAIN} takes them as they are
  */
@@ -59,7 +62,7 @@ public record ParsedDocument(
         List<String> lines,
         int firstBodyLine,
         List<@Nullable String> sections,
-        List<Integer> pages,
+        List<@Nullable Integer> pages,
         Structure structure) {
 
     /**
@@ -104,17 +107,23 @@ public record ParsedDocument(
             throw new IllegalArgumentException("firstBodyLine must be in 1.." + (lines.size() + 1) + ", got "
                     + firstBodyLine);
         }
-        pages = List.copyOf(Objects.requireNonNull(pages, "pages"));
+        pages = Collections.unmodifiableList(new ArrayList<>(Objects.requireNonNull(pages, "pages")));
         if (!pages.isEmpty()) {
             if (pages.size() != lines.size()) {
                 throw new IllegalArgumentException("pages has " + pages.size() + " entries for " + lines.size()
                         + " lines");
             }
             int previous = 1;
-            for (int page : pages) {
-                if (page < previous) {
-                    throw new IllegalArgumentException("pages must start at 1 or more and never decrease, got "
-                            + page + " after " + previous);
+            for (int i = 0; i < pages.size(); i++) {
+                Integer page = pages.get(i);
+                if (page == null) {
+                    continue;                          // a line outside any paged part (an e-mail's body)
+                }
+                boolean newPart = i > 0 && !Objects.equals(sections.get(i), sections.get(i - 1));
+                if (page < 1 || page < previous && !newPart) {
+                    throw new IllegalArgumentException("pages must start at 1 or more and never decrease within "
+                            + "a part (a new part starts where the section changes), got " + page + " after "
+                            + previous + " at line " + (i + 1));
                 }
                 previous = page;
             }
@@ -155,7 +164,7 @@ public record ParsedDocument(
 
     /**
      * @param line a 1-based line number
-     * @return its page, or {@code null} for a document without pages
+     * @return its page, or {@code null} for a document without pages (or a line outside its paged parts)
      */
     public @Nullable Integer page(int line) {
         return pages.isEmpty() ? null : pages.get(line - 1);
@@ -223,7 +232,7 @@ public record ParsedDocument(
         private List<String> lines = List.of();
         private int firstBodyLine = 1;
         private @Nullable List<@Nullable String> sections;
-        private List<Integer> pages = List.of();
+        private List<@Nullable Integer> pages = List.of();
         private Structure structure = Structure.PLAIN;
 
         private Builder(String path) {
@@ -303,9 +312,12 @@ public record ParsedDocument(
             return this;
         }
 
-        /** @param pages the 1-based page of each line (same size as the lines) @return this builder */
-        public Builder pages(List<Integer> pages) {
-            this.pages = List.copyOf(Objects.requireNonNull(pages, "pages"));
+        /**
+         * @param pages the 1-based page of each line (same size as the lines; {@code null} for a line outside any
+         *              paged part) @return this builder
+         */
+        public Builder pages(List<@Nullable Integer> pages) {
+            this.pages = new ArrayList<>(Objects.requireNonNull(pages, "pages"));
             return this;
         }
 

@@ -26,8 +26,11 @@ public enum SkipReason {
     EXCLUDED("excluded by the include/exclude globs"),
     /** An encrypted document whose password is not empty. */
     ENCRYPTED("encrypted"),
-    /** A scanned document with no text to extract (RagKit does not run OCR). */
-    NO_TEXT_LAYER("no text layer (scanned; no OCR)"),
+    /**
+     * A scanned document with no text to extract: OCR did not run (no Tesseract installed) or found no text; the
+     * detail says which, and how to enable OCR.
+     */
+    NO_TEXT_LAYER("no text layer (a scan: OCR not installed or it found no text)"),
     /**
      * The text is mostly secrets (tokens, credential assignments, a private key block), so there is nothing to index
      * once they are redacted; or, with secret redaction off, it holds a private key block.

@@ -8,7 +8,9 @@ import dev.ragkit.ingest.DocumentSkippedException;
 import dev.ragkit.ingest.DocumentSource;
 import dev.ragkit.ingest.ParsedDocument;
 import dev.ragkit.ingest.SkipReason;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -16,14 +18,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.cos.COSName;
 import org.apache.pdfbox.io.IOUtils;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDDocumentInformation;
 import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.pdmodel.PDResources;
+import org.apache.pdfbox.pdmodel.common.PDRectangle;
+import org.apache.pdfbox.pdmodel.graphics.PDXObject;
+import org.apache.pdfbox.pdmodel.graphics.form.PDFormXObject;
+import org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject;
 import org.apache.pdfbox.pdmodel.encryption.InvalidPasswordException;
 import org.apache.pdfbox.pdmodel.interactive.documentnavigation.outline.PDDocumentOutline;
 import org.apache.pdfbox.pdmodel.interactive.documentnavigation.outline.PDOutlineItem;
+import org.apache.pdfbox.rendering.ImageType;
+import org.apache.pdfbox.rendering.PDFRenderer;
 import org.apache.pdfbox.text.PDFTextStripper;
 import org.jspecify.annotations.Nullable;
 
@@ -34,22 +45,120 @@ import org.jspecify.annotations.Nullable;
  * sections, each page belonging to the last bookmark that starts on or before it; the title is the document
  * information's title, else the first short line of the first page with text, else the file name.
  *
+ * <p>Scanned pages: when the {@code tesseract} executable is on the {@code PATH} (Debian's {@code tesseract-ocr}),
+ * a page without a text layer that shows an image is rendered at {@value #OCR_DPI} dpi and recognised by it, in the
+ * language of {@link Builder#ocrLanguage(String)} (default: the system property {@value #OCR_LANG_PROPERTY}, else the
+ * environment variable {@value #OCR_LANG_ENV}, else {@code eng}), each page within {@link Builder#ocrTimeout} (default
+ * one minute; the process is killed after it). Its lines are marked as OCR: their section ends in
+ * {@value #OCR_MARK} ({@code scan.pdf p. 3}, section {@code Safety (OCR)}), and the metadata keys
+ * {@value #OCR_PAGES} and {@code ocr_language} list the recognised pages and the language. A PDF that mixes text
+ * pages and scanned pages gets both. Without Tesseract a scan is skipped as {@link SkipReason#NO_TEXT_LAYER} with
+ * the hint to install it.
+ *
  * <p>Encrypted PDFs open when their user password is empty (the common "no copy" protection); others are skipped
- * ({@link SkipReason#ENCRYPTED}). A PDF with no text on any page (a scan) is skipped ({@link SkipReason#NO_TEXT_LAYER}:
- * RagKit runs no OCR); pages without text in an otherwise textual PDF give no lines and are listed in the metadata
- * key {@value #PAGES_WITHOUT_TEXT}. The extracted text counts against the source's character limit page by page.
- * Up to 200 MiB per file. The {@link DocumentParser} with id {@code pdf}; stateless and thread-safe.
+ * ({@link SkipReason#ENCRYPTED}). A PDF with no text on any page after OCR is skipped
+ * ({@link SkipReason#NO_TEXT_LAYER}); pages without text in an otherwise textual PDF give no lines and are listed in
+ * the metadata key {@value #PAGES_WITHOUT_TEXT}. The extracted text counts against the source's character limit page
+ * by page. Up to 200 MiB per file. The {@link DocumentParser} with id {@code pdf}; immutable and thread-safe.
  */
 public final class PdfDocumentParser implements DocumentParser {
     /** The metadata key listing the pages that have no text layer (comma-separated). */
     public static final String PAGES_WITHOUT_TEXT = "pages_without_text";
+    /** The metadata key listing the pages whose text came from OCR (comma-separated). */
+    public static final String OCR_PAGES = "ocr_pages";
+    /** What the section of a line recognised by OCR ends with. */
+    public static final String OCR_MARK = "(OCR)";
+    /** The system property naming the OCR language(s), e.g. {@code deu+eng}. */
+    public static final String OCR_LANG_PROPERTY = "ragkit.ocr.lang";
+    /** The environment variable naming the OCR language(s) when the system property is not set. */
+    public static final String OCR_LANG_ENV = "RAGKIT_OCR_LANG";
+    /** The resolution scanned pages are rendered at for OCR. */
+    static final int OCR_DPI = 300;
+    /** The most pixels a page is rendered to for OCR (a poster-sized page is rendered at a lower resolution). */
+    private static final double MAX_OCR_PIXELS = 60_000_000d;
+    private static final Pattern LANGUAGE = Pattern.compile("[A-Za-z_]+(\\+[A-Za-z_]+)*");
     private static final int MAX_TITLE = 120;
     private static final int IN_MEMORY_BYTES = 16 * 1024 * 1024;
     private static final int MAX_OUTLINE_ITEMS = 10_000;
 
-    /** Creates the parser. */
+    private final TesseractOcr ocr;
+
+    /** Creates the parser with the default settings: OCR when tesseract is installed, in the default language. */
     public PdfDocumentParser() {
-        // nothing to configure
+        this(builder());
+    }
+
+    private PdfDocumentParser(Builder builder) {
+        this.ocr = new TesseractOcr(builder.ocr ? TesseractOcr.onPath() : null, builder.ocrLanguage,
+                builder.ocrTimeout);
+    }
+
+    /** @return a builder with the default settings */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return whether scanned pages will be recognised (OCR is on and tesseract was found) */
+    public boolean ocrAvailable() {
+        return ocr.available();
+    }
+
+    /** Settings of a {@link PdfDocumentParser}; not thread-safe. */
+    public static final class Builder {
+        private boolean ocr = true;
+        private String ocrLanguage = defaultLanguage();
+        private Duration ocrTimeout = Duration.ofMinutes(1);
+
+        private Builder() {
+        }
+
+        private static String defaultLanguage() {
+            String property = System.getProperty(OCR_LANG_PROPERTY);
+            String env = System.getenv(OCR_LANG_ENV);
+            String language = property != null && !property.isBlank() ? property : env;
+            return language != null && LANGUAGE.matcher(language.strip()).matches() ? language.strip() : "eng";
+        }
+
+        /** @param enabled whether to recognise scanned pages when tesseract is installed (default true) @return this builder */
+        public Builder ocr(boolean enabled) {
+            this.ocr = enabled;
+            return this;
+        }
+
+        /**
+         * @param language tesseract's language code(s), e.g. {@code eng}, {@code deu} or {@code deu+eng} (the
+         *                 {@code tesseract-ocr-<code>} package must be installed)
+         * @return this builder
+         * @throws IllegalArgumentException when it is not a language code list
+         */
+        public Builder ocrLanguage(String language) {
+            Objects.requireNonNull(language, "language");
+            if (!LANGUAGE.matcher(language).matches()) {
+                throw new IllegalArgumentException("OCR language must be tesseract language codes joined by '+', "
+                        + "e.g. eng or deu+eng, got '" + language + "'");
+            }
+            this.ocrLanguage = language;
+            return this;
+        }
+
+        /**
+         * @param timeout the longest OCR of one page may take before its process is killed (default one minute)
+         * @return this builder
+         * @throws IllegalArgumentException when not positive
+         */
+        public Builder ocrTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("OCR timeout must be positive, got " + timeout);
+            }
+            this.ocrTimeout = timeout;
+            return this;
+        }
+
+        /** @return the parser */
+        public PdfDocumentParser build() {
+            return new PdfDocumentParser(this);
+        }
     }
 
     @Override
@@ -105,6 +214,8 @@ public final class PdfDocumentParser implements DocumentParser {
         List<Integer> pages = new ArrayList<>();
         List<@Nullable String> sections = new ArrayList<>();
         List<Integer> empty = new ArrayList<>();
+        List<Integer> recognised = new ArrayList<>();
+        List<Integer> scanned = new ArrayList<>();
         String section = null;
         long chars = 0;
         for (int page = 1; page <= pageCount; page++) {
@@ -117,9 +228,20 @@ public final class PdfDocumentParser implements DocumentParser {
             chars += text.length();
             source.requireWithinLimit(chars);
             section = sectionStarts.getOrDefault(page, section);
-            List<String> pageLines = DocumentSource.lines(text);
-            while (!pageLines.isEmpty() && pageLines.get(pageLines.size() - 1).isBlank()) {
-                pageLines.remove(pageLines.size() - 1);
+            String pageSection = section;
+            List<String> pageLines = trimmed(text);
+            if (pageLines.stream().allMatch(String::isBlank) && hasImage(pdf.getPage(page - 1))) {
+                if (ocr.available()) {
+                    pageLines = trimmed(recognise(pdf, page, source.path()));
+                    chars += pageLines.stream().mapToLong(line -> line.length() + 1).sum();
+                    source.requireWithinLimit(chars);
+                    pageSection = section == null ? OCR_MARK : section + " " + OCR_MARK;
+                    if (pageLines.stream().anyMatch(line -> !line.isBlank())) {
+                        recognised.add(page);
+                    }
+                } else {
+                    scanned.add(page);
+                }
             }
             if (pageLines.stream().allMatch(String::isBlank)) {
                 empty.add(page);
@@ -128,20 +250,24 @@ public final class PdfDocumentParser implements DocumentParser {
             for (String line : pageLines) {
                 lines.add(line);
                 pages.add(page);
-                sections.add(section);
+                sections.add(pageSection);
             }
         }
         if (lines.isEmpty()) {
             throw new DocumentSkippedException(source.path(), SkipReason.NO_TEXT_LAYER, pageCount == 0
                     ? "the PDF has no pages" : "none of its " + pageCount + " pages has text to extract (a scan?); "
-                    + "run OCR on it first to index it", null);
+                    + (!scanned.isEmpty() ? TesseractOcr.INSTALL_HINT + ", or run OCR on it first, to index it"
+                    : ocr.available() ? "OCR (tesseract, language " + ocr.language() + ") found no text either"
+                    : "run OCR on it first to index it"), null);
         }
         Map<String, String> metadata = new LinkedHashMap<>();
         metadata.put("pages", Integer.toString(pageCount));
         if (!empty.isEmpty()) {
-            StringBuilder list = new StringBuilder();
-            empty.forEach(p -> list.append(list.length() == 0 ? "" : ", ").append(p));
-            metadata.put(PAGES_WITHOUT_TEXT, list.toString());
+            metadata.put(PAGES_WITHOUT_TEXT, join(empty));
+        }
+        if (!recognised.isEmpty()) {
+            metadata.put(OCR_PAGES, join(recognised));
+            metadata.put("ocr_language", ocr.language());
         }
         PDDocumentInformation info = pdf.getDocumentInformation();
         if (info.getAuthor() != null && !info.getAuthor().isBlank()) {
@@ -149,6 +275,51 @@ public final class PdfDocumentParser implements DocumentParser {
         }
         return ParsedDocument.builder(source.path()).title(title(info, lines, source.path())).docType("pdf")
                 .metadata(metadata).lines(lines).pages(pages).sections(sections).build();
+    }
+
+    private static List<String> trimmed(String text) {
+        List<String> lines = DocumentSource.lines(text);
+        while (!lines.isEmpty() && lines.get(lines.size() - 1).isBlank()) {
+            lines.remove(lines.size() - 1);
+        }
+        return lines;
+    }
+
+    private static String join(List<Integer> pages) {
+        StringBuilder list = new StringBuilder();
+        pages.forEach(p -> list.append(list.length() == 0 ? "" : ", ").append(p));
+        return list.toString();
+    }
+
+    /** Whether the page draws an image (directly or in a form it draws): a scan, as opposed to an empty page. */
+    private static boolean hasImage(PDPage page) throws IOException {
+        PDResources resources = page.getResources();
+        if (resources == null) {
+            return false;
+        }
+        for (COSName name : resources.getXObjectNames()) {
+            PDXObject object = resources.getXObject(name);
+            if (object instanceof PDImageXObject) {
+                return true;
+            }
+            if (object instanceof PDFormXObject && ((PDFormXObject) object).getResources() != null) {
+                for (COSName inner : ((PDFormXObject) object).getResources().getXObjectNames()) {
+                    if (((PDFormXObject) object).getResources().isImageXObject(inner)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Renders the page (at {@value #OCR_DPI} dpi, less for a huge page) and recognises its text. */
+    private String recognise(PDDocument pdf, int page, String path) throws IOException {
+        PDRectangle box = pdf.getPage(page - 1).getCropBox();
+        double squareInches = Math.max(1, box.getWidth() / 72d * box.getHeight() / 72d);
+        float dpi = (float) Math.min(OCR_DPI, Math.sqrt(MAX_OCR_PIXELS / squareInches));
+        BufferedImage image = new PDFRenderer(pdf).renderImageWithDPI(page - 1, dpi, ImageType.GRAY);
+        return ocr.recognise(image, path, page);
     }
 
     /** The page where each bookmark starts, mapped to its title path ({@code Part I > Leave}). */
