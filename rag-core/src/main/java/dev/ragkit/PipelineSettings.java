@@ -5,6 +5,7 @@ import dev.ragkit.audit.AuditSink;
 import dev.ragkit.audit.QueryRedaction;
 import dev.ragkit.budget.BudgetLimits;
 import dev.ragkit.budget.TokenBudget;
+import dev.ragkit.internal.SetOnce;
 import dev.ragkit.generation.KnownModels;
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.generation.ModelInfo;
@@ -26,11 +27,9 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import org.jspecify.annotations.Nullable;
@@ -74,7 +73,7 @@ abstract class PipelineSettings {
     QueryRedaction queryRedaction = QueryRedaction.HASH;
     RagListener listener = RagListener.NONE;
     /** The stages set on this builder (not inherited through toBuilder()): each may be set once. */
-    private final Set<String> stagesSet = new HashSet<>();
+    private final SetOnce stagesSet = new SetOnce("To replace a stage of a built pipeline, call toBuilder() on it");
     @Nullable QueryTransformer queryTransformer;
     Executor executor = ForkJoinPool.commonPool();
     Clock clock = Clock.systemUTC();
@@ -133,16 +132,9 @@ abstract class PipelineSettings {
         return b;
     }
 
-    /**
-     * A stage is set once on a builder, as Caffeine's are: a second call is almost always a copy-paste slip. A
-     * builder from {@code toBuilder()} may replace each inherited stage once (that is what a variant is for).
-     */
+    /** A stage is set once on a builder; one from {@code toBuilder()} may replace each inherited stage once. */
     private void stageSet(String stage) {
-        if (!stagesSet.add(stage)) {
-            throw new IllegalStateException(stage + "(...) set twice on this builder; a stage is set once "
-                    + "(values such as model or temperature may be set again). To replace a stage of a built "
-                    + "pipeline, call toBuilder() on it");
-        }
+        stagesSet.set(stage);
     }
 
     /** @return the values in effect: those set on this builder over the {@link #config} base layer */

@@ -567,6 +567,21 @@ public final class DocumentIngestor {
         Builder() {
         }
 
+        /** @return a builder with every setting of this one (kept beside the fields, so a new one is not forgotten) */
+        Builder copy() {
+            Builder b = new Builder();
+            b.embedder = embedder;
+            b.tenant = tenant;
+            b.parsers = parsers;
+            b.chunker = chunker;
+            b.batchSize = batchSize;
+            b.pathPrefix = pathPrefix;
+            b.parseTimeout = parseTimeout;
+            b.maxChars = maxChars;
+            b.redactSecrets = redactSecrets;
+            return b;
+        }
+
         /** @param embedder embeds the chunks (required) @return this builder */
         public Builder embedder(Embedder embedder) {
             this.embedder = Objects.requireNonNull(embedder, "embedder");

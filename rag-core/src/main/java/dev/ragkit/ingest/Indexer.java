@@ -7,6 +7,7 @@ import dev.ragkit.audit.AuditRecord;
 import dev.ragkit.audit.AuditSink;
 import dev.ragkit.audit.AuditTrail;
 import dev.ragkit.error.IngestException;
+import dev.ragkit.internal.SetOnce;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.StoredDocument;
@@ -372,7 +373,7 @@ public final class Indexer {
     /** Builds an {@link Indexer}. Not thread-safe. */
     public static final class Builder {
         private @Nullable DocumentStore store;
-        private final DocumentIngestor.Builder ingestor = DocumentIngestor.builder();
+        private DocumentIngestor.Builder ingestor = DocumentIngestor.builder();
         private List<String> include = DEFAULT_INCLUDE;
         private List<String> exclude = List.of();
         private @Nullable Long maxFileBytes;
@@ -382,6 +383,9 @@ public final class Indexer {
         private String pathPrefix = "";
         private @Nullable AuditSink auditSink;
         private AuditFailurePolicy auditFailurePolicy = AuditFailurePolicy.LOG_AND_CONTINUE;
+        private boolean auditFailurePolicySet;
+        /** Stages set on this builder; one from toBuilder() may replace each inherited stage once. */
+        private SetOnce stages = new SetOnce("To replace a stage of an indexer, call toBuilder() on it");
         private Clock clock = Clock.systemUTC();
 
         private Builder() {
@@ -390,15 +394,7 @@ public final class Indexer {
         Builder copy() {
             Builder b = new Builder();
             b.store = store;
-            b.ingestor.embedder = ingestor.embedder;
-            b.ingestor.tenant = ingestor.tenant;
-            b.ingestor.parsers = ingestor.parsers;
-            b.ingestor.chunker = ingestor.chunker;
-            b.ingestor.batchSize = ingestor.batchSize;
-            b.ingestor.pathPrefix = ingestor.pathPrefix;
-            b.ingestor.parseTimeout = ingestor.parseTimeout;
-            b.ingestor.maxChars = ingestor.maxChars;
-            b.ingestor.redactSecrets = ingestor.redactSecrets;
+            b.ingestor = ingestor.copy();
             b.include = include;
             b.exclude = exclude;
             b.maxFileBytes = maxFileBytes;
@@ -408,6 +404,7 @@ public final class Indexer {
             b.pathPrefix = pathPrefix;
             b.auditSink = auditSink;
             b.auditFailurePolicy = auditFailurePolicy;
+            b.auditFailurePolicySet = auditFailurePolicySet;
             b.clock = clock;
             return b;
         }
@@ -418,6 +415,7 @@ public final class Indexer {
 
         /** @param store where documents go (required) @return this builder */
         public Builder store(DocumentStore store) {
+            stages.set("store");
             this.store = Objects.requireNonNull(store, "store");
             return this;
         }
@@ -428,6 +426,7 @@ public final class Indexer {
          * @return this builder
          */
         public Builder embedder(Embedder embedder) {
+            stages.set("embedder");
             ingestor.embedder(embedder);
             return this;
         }
@@ -448,6 +447,7 @@ public final class Indexer {
          * @return this builder
          */
         public Builder parsers(DocumentParsers parsers) {
+            stages.set("parsers");
             ingestor.parsers(parsers);
             return this;
         }
@@ -467,6 +467,7 @@ public final class Indexer {
          * @return this builder
          */
         public Builder chunker(Chunker chunker) {
+            stages.set("chunker");
             ingestor.chunker(chunker);
             return this;
         }
@@ -581,6 +582,7 @@ public final class Indexer {
 
         /** @param listener observes the run; default {@link IndexListener#NONE} @return this builder */
         public Builder listener(IndexListener listener) {
+            stages.set("listener");
             this.listener = Objects.requireNonNull(listener, "listener");
             return this;
         }
@@ -638,6 +640,7 @@ public final class Indexer {
          * @return this builder
          */
         public Builder auditSink(AuditSink sink) {
+            stages.set("auditSink");
             this.auditSink = Objects.requireNonNull(sink, "sink");
             return this;
         }
@@ -645,11 +648,13 @@ public final class Indexer {
         /** @param policy what a failing audit sink does (default LOG_AND_CONTINUE) @return this builder */
         public Builder auditFailurePolicy(AuditFailurePolicy policy) {
             this.auditFailurePolicy = Objects.requireNonNull(policy, "policy");
+            this.auditFailurePolicySet = true;
             return this;
         }
 
         /** @param clock timestamps audit records (default UTC system clock) @return this builder */
         public Builder clock(Clock clock) {
+            stages.set("clock");
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
@@ -672,6 +677,10 @@ public final class Indexer {
             if (!missing.isEmpty()) {
                 throw new IllegalStateException("an Indexer needs a store, an embedder and a tenant; call "
                         + String.join(", ", missing) + " (a single-tenant application can use tenant(\"default\"))");
+            }
+            if (auditSink == null && auditFailurePolicySet) {
+                throw new IllegalStateException("auditFailurePolicy(..) was set without auditSink(..): without a "
+                        + "sink there is no audit to fail; add auditSink(..) or drop the policy");
             }
             return new Indexer(this, Objects.requireNonNull(store), ingestor.build());
         }

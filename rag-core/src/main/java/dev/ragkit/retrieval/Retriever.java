@@ -3,10 +3,14 @@ package dev.ragkit.retrieval;
 import dev.ragkit.audit.AuditFailurePolicy;
 import dev.ragkit.audit.AuditSink;
 import dev.ragkit.audit.QueryRedaction;
+import dev.ragkit.ingest.CachingEmbedder;
 import dev.ragkit.ingest.Embedder;
+import dev.ragkit.internal.SetOnce;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -71,18 +75,23 @@ public interface Retriever {
         AuditFailurePolicy auditFailurePolicy = AuditFailurePolicy.LOG_AND_CONTINUE;
         QueryRedaction queryRedaction = QueryRedaction.HASH;
         Clock clock = Clock.systemUTC();
+        private final SetOnce stages = new SetOnce("");
+        private boolean queryCacheSizeSet;
+        private boolean auditSettingsSet;
 
         Builder() {
         }
 
         /** @param store where to search (required) @return this builder */
         public Builder store(DocumentStore store) {
+            stages.set("store");
             this.store = Objects.requireNonNull(store, "store");
             return this;
         }
 
         /** @param embedder embeds the query; use the documents' model (required) @return this builder */
         public Builder embedder(Embedder embedder) {
+            stages.set("embedder");
             this.embedder = Objects.requireNonNull(embedder, "embedder");
             return this;
         }
@@ -99,18 +108,21 @@ public interface Retriever {
          * @return this builder
          */
         public Builder relevanceModel(RelevanceModel model) {
+            stages.set("relevanceModel");
             this.relevanceModel = Objects.requireNonNull(model, "relevanceModel");
             return this;
         }
 
         /** @param booster default {@link Booster#promotion()}; {@link Booster#identity()} turns boosts off @return this builder */
         public Builder booster(Booster booster) {
+            stages.set("booster");
             this.booster = Objects.requireNonNull(booster, "booster");
             return this;
         }
 
         /** @param deduplicator default {@link JaccardDeduplicator} at 0.9 @return this builder */
         public Builder deduplicator(Deduplicator deduplicator) {
+            stages.set("deduplicator");
             this.deduplicator = Objects.requireNonNull(deduplicator, "deduplicator");
             return this;
         }
@@ -120,12 +132,14 @@ public interface Retriever {
          * @return this builder
          */
         public Builder reranker(Reranker reranker) {
+            stages.set("reranker");
             this.reranker = Objects.requireNonNull(reranker, "reranker");
             return this;
         }
 
         /** @param linkResolver default {@link BreadthFirstLinkResolver} @return this builder */
         public Builder linkResolver(LinkResolver linkResolver) {
+            stages.set("linkResolver");
             this.linkResolver = Objects.requireNonNull(linkResolver, "linkResolver");
             return this;
         }
@@ -136,6 +150,7 @@ public interface Retriever {
                 throw new IllegalArgumentException("queryCacheSize must not be negative, got " + entries);
             }
             this.queryCacheSize = entries;
+            this.queryCacheSizeSet = true;
             return this;
         }
 
@@ -149,6 +164,7 @@ public interface Retriever {
          * @return this builder
          */
         public Builder auditSink(AuditSink sink) {
+            stages.set("auditSink");
             this.auditSink = Objects.requireNonNull(sink, "sink");
             return this;
         }
@@ -156,28 +172,46 @@ public interface Retriever {
         /** @param policy what a failing audit sink does (default LOG_AND_CONTINUE) @return this builder */
         public Builder auditFailurePolicy(AuditFailurePolicy policy) {
             this.auditFailurePolicy = Objects.requireNonNull(policy, "policy");
+            this.auditSettingsSet = true;
             return this;
         }
 
         /** @param redaction how much of the query the audit keeps (default HASH) @return this builder */
         public Builder queryRedaction(QueryRedaction redaction) {
             this.queryRedaction = Objects.requireNonNull(redaction, "redaction");
+            this.auditSettingsSet = true;
             return this;
         }
 
         /** @param clock timestamps audit records (default UTC system clock) @return this builder */
         public Builder clock(Clock clock) {
+            stages.set("clock");
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
         /**
          * @return the retriever
-         * @throws IllegalStateException when the store or the embedder is missing
+         * @throws IllegalStateException when the store or the embedder is missing, or a setting would be ignored: a
+         *                               query cache size for an embedder that caches already, audit settings
+         *                               without an audit sink (every problem is named)
          */
         public Retriever build() {
+            List<String> problems = new ArrayList<>();
             if (store == null || embedder == null) {
-                throw new IllegalStateException("a Retriever needs store(..) and embedder(..)");
+                problems.add("a Retriever needs store(..) and embedder(..)");
+            }
+            if (queryCacheSizeSet && embedder instanceof CachingEmbedder) {
+                problems.add("queryCacheSize(..) was set, but the embedder caches already (" + embedder.name()
+                        + "); size its cache where it is built (CachingEmbedder.builder().maximumSize(..)) or pass "
+                        + "the plain embedder");
+            }
+            if (auditSettingsSet && auditSink == null) {
+                problems.add("auditFailurePolicy(..) or queryRedaction(..) was set without auditSink(..): without a "
+                        + "sink nothing is audited; add auditSink(..) or drop them");
+            }
+            if (!problems.isEmpty()) {
+                throw new IllegalStateException(String.join("; ", problems));
             }
             return new DefaultRetriever(this);
         }

@@ -442,4 +442,17 @@ final class DefaultRetrieverTest {
             return "scripted";
         }
     }
+
+    @Test
+    void build_settingsThatWouldBeIgnored_failNamingThem() {
+        dev.ragkit.ingest.Embedder caching = dev.ragkit.ingest.CachingEmbedder.of(
+                new dev.ragkit.testing.HashedBagOfWordsEmbedder("toy", 4));
+        assertThatThrownBy(() -> Retriever.builder().store(store).embedder(caching).queryCacheSize(10).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("caches already");
+        assertThatThrownBy(() -> Retriever.builder().store(store).embedder(caching)
+                .queryRedaction(dev.ragkit.audit.QueryRedaction.NONE).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("without auditSink");
+        assertThat(Retriever.builder().store(store).embedder(caching).auditSink(r -> { })
+                .queryRedaction(dev.ragkit.audit.QueryRedaction.NONE).build()).isNotNull();
+    }
 }
