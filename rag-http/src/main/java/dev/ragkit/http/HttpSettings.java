@@ -1,6 +1,7 @@
 package dev.ragkit.http;
 
 import dev.ragkit.internal.Settings;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -28,6 +29,8 @@ public abstract class HttpSettings<B extends HttpSettings<B>> {
     private int maxRetries = 2;
     private Duration retryBackoff;
     private @Nullable OkHttpClient client;
+    private @Nullable String configuredBaseUrl;
+    private @Nullable Duration configuredTimeout;
 
     /**
      * @param baseUrlExample an example base URL for the message of a bad one, e.g. {@code http://localhost:11434}
@@ -43,11 +46,19 @@ public abstract class HttpSettings<B extends HttpSettings<B>> {
     /** @return this builder, typed */
     protected abstract B self();
 
-    /** @return the configuration's base URL: the base layer under {@link #baseUrl(String)} */
-    protected abstract String configuredBaseUrl();
-
-    /** @return the configuration's time limit: the base layer under the read and whole-call limits */
-    protected abstract Duration configuredTimeout();
+    /**
+     * Sets the base layer, the configuration's values, under this builder's own: a builder's {@code config(...)}
+     * calls it, and its constructor with the defaults.
+     *
+     * @param baseUrl the configuration's base URL, under {@link #baseUrl(String)}
+     * @param timeout the configuration's time limit, under the read and whole-call limits
+     * @return this builder
+     */
+    protected final B baseLayer(URI baseUrl, Duration timeout) {
+        this.configuredBaseUrl = Objects.requireNonNull(baseUrl, "baseUrl").toString();
+        this.configuredTimeout = Objects.requireNonNull(timeout, "timeout");
+        return self();
+    }
 
     /**
      * @param url the server's base URL, http or https, with any path prefix the API has (e.g. {@code /v1}); wins
@@ -161,16 +172,20 @@ public abstract class HttpSettings<B extends HttpSettings<B>> {
 
     /**
      * For the constructors of the backends and embedders: these settings over the configuration's
-     * ({@link #configuredBaseUrl()}, {@link #configuredTimeout()}).
+     * ({@link #baseLayer}).
      *
      * @return the client with these limits (the shared one re-limited, or a new one) and the other settings
      */
     public Resolved resolve() {
-        Duration configured = configuredTimeout();
+        if (configuredBaseUrl == null || configuredTimeout == null) {
+            throw new IllegalStateException(getClass().getName() + " set no base layer: its constructor calls "
+                    + "baseLayer(...) with the configuration's defaults");
+        }
+        Duration configured = configuredTimeout;
         Duration read = Settings.layered(readTimeout, configured);
         OkHttpClient built = (client != null ? client : new OkHttpClient()).newBuilder().connectTimeout(connectTimeout)
                 .readTimeout(read).writeTimeout(read).callTimeout(Settings.layered(callTimeout, configured)).build();
-        HttpUrl base = baseUrl != null ? baseUrl : ModelHttp.parseBaseUrl(configuredBaseUrl(), baseUrlExample);
+        HttpUrl base = baseUrl != null ? baseUrl : ModelHttp.parseBaseUrl(configuredBaseUrl, baseUrlExample);
         return new Resolved(built, client == null, base, maxRetries, retryBackoff);
     }
 }

@@ -335,7 +335,6 @@ public final class OllamaBackend extends ModelServerBackend<OllamaHttp> {
 
     /** Configures an {@link OllamaBackend}. Not thread-safe. */
     public static final class Builder extends ModelServerBackend.Builder<Builder> {
-        private OllamaConfig config = OllamaConfig.defaults();
         private @Nullable String keepAlive;
         private boolean pullIfMissing;
         private PullListener pullListener = p -> LOG.info("pull {}: {} {}/{}", p.model(), p.status(), p.completed(),
@@ -343,21 +342,12 @@ public final class OllamaBackend extends ModelServerBackend<OllamaHttp> {
 
         private Builder() {
             super(OllamaHttp.EXAMPLE_URL, Duration.ofSeconds(5), Duration.ofMillis(250));
+            config(OllamaConfig.defaults());
         }
 
         @Override
         protected Builder self() {
             return this;
-        }
-
-        @Override
-        protected String configuredBaseUrl() {
-            return config.baseUrl().toString();
-        }
-
-        @Override
-        protected Duration configuredTimeout() {
-            return config.timeout();
         }
 
         /**
@@ -369,8 +359,8 @@ public final class OllamaBackend extends ModelServerBackend<OllamaHttp> {
          * @return this builder
          */
         public Builder config(OllamaConfig config) {
-            this.config = Objects.requireNonNull(config, "config");
-            return this;
+            Objects.requireNonNull(config, "config");
+            return baseLayer(config.baseUrl(), config.timeout());
         }
 
         /** @param keepAlive how long the server keeps the model loaded, e.g. {@code 5m} or {@code -1} @return this */

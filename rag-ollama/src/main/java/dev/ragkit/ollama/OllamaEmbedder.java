@@ -146,7 +146,6 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
 
     /** Configures an {@link OllamaEmbedder}. Not thread-safe. */
     public static final class Builder extends HttpSettings<Builder> {
-        private OllamaConfig config = OllamaConfig.defaults();
         private @Nullable String model;
         private int batchSize = 32;
         private int dimension;
@@ -154,21 +153,12 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
 
         private Builder() {
             super(OllamaHttp.EXAMPLE_URL, Duration.ofSeconds(5), Duration.ofMillis(250));
+            config(OllamaConfig.defaults());
         }
 
         @Override
         protected Builder self() {
             return this;
-        }
-
-        @Override
-        protected String configuredBaseUrl() {
-            return config.baseUrl().toString();
-        }
-
-        @Override
-        protected Duration configuredTimeout() {
-            return config.timeout();
         }
 
         /**
@@ -188,8 +178,8 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
          * @return this builder
          */
         public Builder config(OllamaConfig config) {
-            this.config = Objects.requireNonNull(config, "config");
-            return this;
+            Objects.requireNonNull(config, "config");
+            return baseLayer(config.baseUrl(), config.timeout());
         }
 
         /** @param model the embedding model, e.g. {@code nomic-embed-text} (required) @return this builder */

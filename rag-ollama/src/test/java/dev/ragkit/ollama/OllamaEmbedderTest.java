@@ -439,6 +439,32 @@ final class OllamaEmbedderTest {
     }
 
     @Test
+    void builder_takesTheBackendsHttpSettings_eachWithItsOwnLimit() {
+        try (OllamaEmbedder embedder = OllamaEmbedder.builder().model("all-minilm").connectTimeout(Duration.ofSeconds(9))
+                .readTimeout(Duration.ofSeconds(7)).callTimeout(Duration.ofSeconds(8)).build();
+                OllamaBackend backend = OllamaBackend.builder().connectTimeout(Duration.ofSeconds(9))
+                        .readTimeout(Duration.ofSeconds(7)).callTimeout(Duration.ofSeconds(8)).build()) {
+            assertThat(embedder.httpClient().connectTimeoutMillis()).isEqualTo(9_000)
+                    .isEqualTo(backend.httpClient().connectTimeoutMillis());
+            assertThat(embedder.httpClient().readTimeoutMillis()).isEqualTo(7_000)
+                    .isEqualTo(backend.httpClient().readTimeoutMillis());
+            assertThat(embedder.httpClient().callTimeoutMillis()).isEqualTo(8_000)
+                    .isEqualTo(backend.httpClient().callTimeoutMillis());
+        }
+    }
+
+    @Test
+    void retryBackoff_isTheEmbeddersToo() {
+        server.enqueue(new MockResponse.Builder().code(503).body("{\"error\":\"busy\"}").build());
+        server.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "application/json")
+                .body(Fixtures.read("embed.json")).build());
+        try (OllamaEmbedder embedder = builder().maxRetries(1).retryBackoff(Duration.ofMillis(1)).build()) {
+            assertThat(embedder.embed(List.of("Why is the sky blue?"))).hasDimensions(1, 10);
+        }
+        assertThat(server.getRequestCount()).isEqualTo(2);
+    }
+
+    @Test
     void builder_sharedChecks_rejectWithTheBackendBuildersMessages() {
         OllamaEmbedder.Builder embedder = OllamaEmbedder.builder();
         OllamaBackend.Builder backend = OllamaBackend.builder();

@@ -290,7 +290,7 @@ public final class OpenAiBackend extends ModelServerBackend<OpenAiHttp> {
 
     /** Configures an {@link OpenAiBackend}. Not thread-safe. */
     public static final class Builder extends ModelServerBackend.Builder<Builder> {
-        private OpenAiConfig config = OpenAiConfig.defaults();
+        private OpenAiConfig config;
         private @Nullable String apiKey;
         private List<String> stop = List.of();
         private boolean includeUsage = true;
@@ -298,21 +298,12 @@ public final class OpenAiBackend extends ModelServerBackend<OpenAiHttp> {
 
         private Builder() {
             super(OpenAiHttp.EXAMPLE_URL, Duration.ofSeconds(10), Duration.ofMillis(500));
+            config(OpenAiConfig.defaults());
         }
 
         @Override
         protected Builder self() {
             return this;
-        }
-
-        @Override
-        protected String configuredBaseUrl() {
-            return config.baseUrl().toString();
-        }
-
-        @Override
-        protected Duration configuredTimeout() {
-            return config.timeout();
         }
 
         static String requireKey(String key) {
@@ -341,7 +332,7 @@ public final class OpenAiBackend extends ModelServerBackend<OpenAiHttp> {
          */
         public Builder config(OpenAiConfig config) {
             this.config = Objects.requireNonNull(config, "config");
-            return this;
+            return baseLayer(config.baseUrl(), config.timeout());
         }
 
         /** @param key the API key, sent as a bearer token and never shown @return this builder */
