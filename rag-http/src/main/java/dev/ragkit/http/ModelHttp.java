@@ -77,8 +77,18 @@ public abstract class ModelHttp {
                 + seconds(client.readTimeoutMillis()) + ", whole call " + seconds(client.callTimeoutMillis());
     }
 
+    /**
+     * @param settings the resolved settings of a backend's or embedder's builder
+     */
+    protected ModelHttp(HttpSettings.Resolved settings) {
+        this(settings.client(), settings.baseUrl(), settings.maxRetries(), settings.backoff());
+    }
+
     // ---------------------------------------------------------------------------------------------------------
     // The server's dialect
+
+    /** @return the server in words, the same for every address, e.g. {@code Ollama}: the exceptions' provider */
+    public abstract String provider();
 
     /** @return the server for messages, e.g. {@code Ollama at http://localhost:11434/} */
     protected abstract String server();
@@ -95,14 +105,32 @@ public abstract class ModelHttp {
     public abstract RagException statusError(int code, String body, @Nullable String model, HttpUrl url);
 
     /**
-     * A reply that is not the server's API (not JSON, fields missing, a stream cut off).
+     * A reply that is not the server's API (not JSON, fields missing, a stream cut off): a
+     * {@link ModelProtocolException} naming {@link #provider()}.
      *
      * @param message     what was wrong
      * @param partialText the answer text received before, empty when none
      * @param cause       the parse failure, or {@code null}
      * @return the exception to throw
      */
-    public abstract RagException protocolError(String message, String partialText, @Nullable Throwable cause);
+    public RagException protocolError(String message, String partialText, @Nullable Throwable cause) {
+        return new ModelProtocolException(provider(), message, partialText, cause);
+    }
+
+    /**
+     * An error the server reported inside a streamed answer, after the 200 status: a {@link ModelServerException}
+     * with status 200 and the text streamed before it.
+     *
+     * @param serverError the server's own error text
+     * @param code        the server's error code, or {@code null}
+     * @param partialText the answer text streamed before the error
+     * @return the exception to report
+     */
+    public ModelServerException streamedError(String serverError, @Nullable String code, String partialText) {
+        return new ModelServerException(provider(), 200, code, serverError, server() + " reported an error in the "
+                + "middle of the answer: " + serverError + " (" + partialText.length() + " characters were streamed "
+                + "before it)", "try again, and check the server's log if it happens again", partialText);
+    }
 
     /** @return what to do when the server did not answer in time, e.g. which setting to raise */
     protected abstract String timeoutFix();

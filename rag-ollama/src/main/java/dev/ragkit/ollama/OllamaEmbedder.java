@@ -3,12 +3,12 @@ package dev.ragkit.ollama;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ragkit.internal.Settings;
+import dev.ragkit.http.HttpSettings;
+import dev.ragkit.http.ModelHttp;
 import dev.ragkit.ingest.Embedder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import org.jspecify.annotations.Nullable;
 
@@ -18,6 +18,9 @@ import org.jspecify.annotations.Nullable;
  * silently shortened vector).
  * The dimension is taken from the first reply (or set up front) and every later vector is checked against it.
  * Errors are typed like {@link OllamaBackend}'s. Thread-safe.
+ *
+ * <p>The HTTP settings — base URL, connect, read and whole-call limits, retries and their backoff, a shared OkHttp
+ * client — are the backends' own ({@link HttpSettings}), set the same way and checked by the same rules.
  *
  * <p>Without {@link Builder#httpClient(OkHttpClient) httpClient(..)} the embedder creates its own HTTP client;
  * {@link #close()} then releases its threads and connections. A client passed in stays the caller's to close.
@@ -35,12 +38,9 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
     private volatile int dimension;
 
     private OllamaEmbedder(Builder b) {
-        this.ownsClient = b.client == null;
-        OkHttpClient client = (b.client != null ? b.client : new OkHttpClient()).newBuilder()
-                .connectTimeout(b.connectTimeout).readTimeout(Settings.layered(b.timeout, b.config.timeout()))
-                .callTimeout(Settings.layered(b.timeout, b.config.timeout())).build();
-        this.http = new OllamaHttp(client, Settings.layered(b.baseUrl, OllamaHttp.parseBaseUrl(
-                b.config.baseUrl().toString())), b.maxRetries, Duration.ofMillis(250));
+        HttpSettings.Resolved settings = b.resolve();
+        this.ownsClient = settings.ownsClient();
+        this.http = new OllamaHttp(settings);
         this.model = Objects.requireNonNull(b.model, "model");
         this.batchSize = b.batchSize;
         this.truncate = b.truncate;
@@ -66,7 +66,7 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
         float[][] vectors = new float[texts.size()][];
         for (int from = 0; from < texts.size(); from += batchSize) {
             List<String> batch = texts.subList(from, Math.min(texts.size(), from + batchSize));
-            ObjectNode body = OllamaHttp.MAPPER.createObjectNode().put("model", model).put("truncate", truncate);
+            ObjectNode body = ModelHttp.MAPPER.createObjectNode().put("model", model).put("truncate", truncate);
             ArrayNode input = body.putArray("input");
             for (String t : batch) {
                 input.add(Objects.requireNonNull(t, "text"));
@@ -74,9 +74,9 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
             JsonNode reply = http.post("/api/embed", body, model);
             JsonNode embeddings = reply.get("embeddings");
             if (embeddings == null || !embeddings.isArray() || embeddings.size() != batch.size()) {
-                throw new OllamaProtocolException("Ollama's /api/embed reply for " + batch.size() + " texts holds "
+                throw http.protocolError("Ollama's /api/embed reply for " + batch.size() + " texts holds "
                         + (embeddings == null || !embeddings.isArray() ? "no embeddings array"
-                        : embeddings.size() + " vectors") + ": '" + OllamaHttp.abbreviate(reply.toString()) + "'",
+                        : embeddings.size() + " vectors") + ": '" + ModelHttp.abbreviate(reply.toString()) + "'",
                         "", null);
             }
             for (int i = 0; i < batch.size(); i++) {
@@ -88,14 +88,13 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
 
     private float[] vector(JsonNode node, int index) {
         if (!node.isArray() || node.isEmpty()) {
-            throw new OllamaProtocolException("embedding " + index + " from Ollama is not a list of numbers", "",
-                    null);
+            throw http.protocolError("embedding " + index + " from Ollama is not a list of numbers", "", null);
         }
         float[] v = new float[node.size()];
         for (int i = 0; i < v.length; i++) {
             JsonNode x = node.get(i);
             if (!x.isNumber() || !Float.isFinite((float) x.asDouble())) {
-                throw new OllamaProtocolException("embedding " + index + " from Ollama holds a value that is not a "
+                throw http.protocolError("embedding " + index + " from Ollama holds a value that is not a "
                         + "finite number at position " + i + ": " + x, "", null);
             }
             v[i] = (float) x.asDouble();
@@ -104,7 +103,7 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
         if (expected == 0) {
             dimension = v.length;
         } else if (v.length != expected) {
-            throw new OllamaProtocolException("embedding " + index + " from model '" + model + "' has " + v.length
+            throw http.protocolError("embedding " + index + " from Ollama's model '" + model + "' has " + v.length
                     + " dimensions, expected " + expected + "; a different model answered, or the configured "
                     + "dimension is wrong", "", null);
         }
@@ -136,7 +135,7 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
     @Override
     public void close() {
         if (ownsClient) {
-            OllamaHttp.release(http.client);
+            ModelHttp.release(http.client);
         }
     }
 
@@ -146,19 +145,20 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
     }
 
     /** Configures an {@link OllamaEmbedder}. Not thread-safe. */
-    public static final class Builder {
-        private OllamaConfig config = OllamaConfig.defaults();
-        private @Nullable HttpUrl baseUrl;
+    public static final class Builder extends HttpSettings<Builder> {
         private @Nullable String model;
         private int batchSize = 32;
         private int dimension;
-        private @Nullable Duration timeout;
-        private Duration connectTimeout = Duration.ofSeconds(5);
-        private int maxRetries = 2;
         private boolean truncate;
-        private @Nullable OkHttpClient client;
 
         private Builder() {
+            super(OllamaHttp.EXAMPLE_URL, Duration.ofSeconds(5), Duration.ofMillis(250));
+            config(OllamaConfig.defaults());
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
         }
 
         /**
@@ -174,18 +174,12 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
 
         /**
          * @param config the base layer: {@code OLLAMA_BASE_URL} and {@code RAG_TIMEOUT_SECONDS}; {@link #baseUrl}
-         *               and {@link #timeout} set on this builder win over it, before or after this call
+         *               and the time limits set on this builder win over it, before or after this call
          * @return this builder
          */
         public Builder config(OllamaConfig config) {
-            this.config = Objects.requireNonNull(config, "config");
-            return this;
-        }
-
-        /** @param url the server, e.g. {@code http://localhost:11434} @return this builder */
-        public Builder baseUrl(String url) {
-            this.baseUrl = OllamaHttp.parseBaseUrl(url);
-            return this;
+            Objects.requireNonNull(config, "config");
+            return baseLayer(config.baseUrl(), config.timeout());
         }
 
         /** @param model the embedding model, e.g. {@code nomic-embed-text} (required) @return this builder */
@@ -213,24 +207,6 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
                 throw new IllegalArgumentException("dimension must be at least 1, got " + dimension);
             }
             this.dimension = dimension;
-            return this;
-        }
-
-        /** @param timeout read and whole-call limit per request, up to a day (default: the configuration's) @return this */
-        public Builder timeout(Duration timeout) {
-            this.timeout = Settings.timeout(timeout, "timeout");
-            return this;
-        }
-
-        /** @param retries retries of connection failures and 429/502/503, 0–10 (default 2) @return this */
-        public Builder maxRetries(int retries) {
-            this.maxRetries = OllamaHttp.retries(retries);
-            return this;
-        }
-
-        /** @param client an OkHttp client to share @return this builder */
-        public Builder httpClient(OkHttpClient client) {
-            this.client = Objects.requireNonNull(client, "client");
             return this;
         }
 

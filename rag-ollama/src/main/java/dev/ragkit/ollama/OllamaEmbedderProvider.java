@@ -1,19 +1,20 @@
 package dev.ragkit.ollama;
 
-import dev.ragkit.http.ModelHttp;
+import dev.ragkit.http.HttpSettings;
 import dev.ragkit.http.ProviderSettings;
 import dev.ragkit.ingest.Embedder;
 import dev.ragkit.ingest.EmbedderProvider;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Every Ollama embedding model as {@code ollama:<model>} (for example {@code ollama:nomic-embed-text}), for
  * {@link dev.ragkit.ingest.Embedders}. Settings (all optional): {@code base-url} (default
- * {@code http://localhost:11434}), {@code timeout-seconds} (per request, 1 to 86,400), {@code batch-size} (texts per
+ * {@code http://localhost:11434}), {@code timeout-seconds} (per request, 1 to 86,400), {@code connect-timeout-seconds} (default 5), {@code batch-size} (texts per
  * request, 1 to 2,048, default 32), {@code dimension} (checked against every reply; default learned from the first),
  * {@code truncate} ({@code true}/{@code false}: whether Ollama may cut texts over the model's context, default
  * {@code false}, so an over-long text fails instead), {@code max-retries} (0 to 10). Unknown keys and bad values are
@@ -23,8 +24,8 @@ public final class OllamaEmbedderProvider implements EmbedderProvider {
     /** The family prefix. */
     public static final String PREFIX = "ollama:";
 
-    private static final Set<String> KEYS = Set.of("base-url", "timeout-seconds", "batch-size", "dimension",
-            "truncate", "max-retries");
+    private static final Set<String> KEYS = Stream.concat(HttpSettings.PROVIDER_KEYS.stream(),
+            Stream.of("batch-size", "dimension", "truncate")).collect(Collectors.toUnmodifiableSet());
 
     /** For {@link java.util.ServiceLoader}. */
     public OllamaEmbedderProvider() {
@@ -49,17 +50,12 @@ public final class OllamaEmbedderProvider implements EmbedderProvider {
                     + "ollama:nomic-embed-text; got '" + name + "'");
         }
         ProviderSettings settings = new ProviderSettings("ollama embedder", config, KEYS);
-        OllamaEmbedder.Builder b = OllamaEmbedder.builder().model(name.substring(PREFIX.length()));
-        settings.apply("base-url", b::baseUrl);
-        settings.apply("timeout-seconds",
-                v -> b.timeout(Duration.ofSeconds(settings.seconds("timeout-seconds", v))));
+        OllamaEmbedder.Builder b = OllamaEmbedder.builder().model(name.substring(PREFIX.length())).apply(settings);
         settings.apply("batch-size", v -> b.batchSize((int) settings.whole("batch-size", v, 1, 2048,
                 "a whole number from 1 to 2048")));
         settings.apply("dimension", v -> b.dimension((int) settings.whole("dimension", v, 1, 65_536,
                 "a whole number from 1 to 65536")));
         settings.apply("truncate", v -> b.truncate(settings.bool("truncate", v)));
-        settings.apply("max-retries", v -> b.maxRetries((int) settings.whole("max-retries", v, 0,
-                ModelHttp.MAX_RETRIES, "a whole number from 0 to " + ModelHttp.MAX_RETRIES)));
         return b.build();
     }
 }

@@ -4,11 +4,11 @@ import dev.ragkit.error.LlmTimeoutException;
 import dev.ragkit.error.LlmUnavailableException;
 import dev.ragkit.error.ModelNotFoundException;
 import dev.ragkit.error.RagException;
+import dev.ragkit.http.HttpSettings;
 import dev.ragkit.http.ModelHttp;
-import java.time.Duration;
+import dev.ragkit.http.ModelServerException;
 import java.util.Locale;
 import okhttp3.HttpUrl;
-import okhttp3.OkHttpClient;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,13 +18,16 @@ import org.jspecify.annotations.Nullable;
  */
 final class OllamaHttp extends ModelHttp {
 
-    OllamaHttp(OkHttpClient client, HttpUrl base, int maxRetries, Duration backoff) {
-        super(client, base, maxRetries, backoff);
+    /** An example base URL, for the message of a bad one. */
+    static final String EXAMPLE_URL = "http://localhost:11434";
+
+    OllamaHttp(HttpSettings.Resolved settings) {
+        super(settings);
     }
 
-    /** @return the URL ending in a slash; fails with an example when it is not an http(s) URL */
-    static HttpUrl parseBaseUrl(String url) {
-        return ModelHttp.parseBaseUrl(url, "http://localhost:11434");
+    @Override
+    public String provider() {
+        return "Ollama";
     }
 
     @Override
@@ -40,11 +43,6 @@ final class OllamaHttp extends ModelHttp {
     @Override
     protected String connectFix() {
         return "is Ollama running at " + base + "? Start it with: ollama serve";
-    }
-
-    @Override
-    public RagException protocolError(String message, String partialText, @Nullable Throwable cause) {
-        return new OllamaProtocolException(message, partialText, cause);
     }
 
     @Override
@@ -69,9 +67,9 @@ final class OllamaHttp extends ModelHttp {
                     + " front of Ollama stopped waiting for the answer; raise that proxy's or server's time limit"
                     + " (e.g. its read or proxy timeout), or use a smaller model");
         }
-        String hint = code == 404 ? "; check that the base URL is the Ollama server itself, e.g. "
-                + "http://localhost:11434 (not an OpenAI-style .../v1 path)" : "";
-        return new OllamaServerException("Ollama at " + base + " answered HTTP " + code + ": " + error + hint, code,
-                error, "");
+        String fix = code == 404 ? "check that the base URL is the Ollama server itself, e.g. "
+                + "http://localhost:11434 (not an OpenAI-style .../v1 path)" : "check the Ollama server's log";
+        return new ModelServerException(provider(), code, error, "Ollama at " + base + " answered HTTP " + code + ": "
+                + error, fix);
     }
 }

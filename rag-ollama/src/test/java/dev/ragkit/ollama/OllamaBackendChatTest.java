@@ -14,6 +14,8 @@ import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;
 import dev.ragkit.generation.ChatResult;
 import dev.ragkit.generation.FinishReason;
+import dev.ragkit.http.ModelProtocolException;
+import dev.ragkit.http.ModelServerException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -291,7 +293,7 @@ final class OllamaBackendChatTest {
         server.enqueue(json(500, fixture("error.json")));
         server.enqueue(json(200, fixture("chat.json")));
 
-        OllamaServerException e = catchThrowableOfType(() -> backend.chat(request()), OllamaServerException.class);
+        ModelServerException e = catchThrowableOfType(() -> backend.chat(request()), ModelServerException.class);
 
         assertThat(e).isNotNull();
         assertThat(e.status()).isEqualTo(500);
@@ -308,7 +310,7 @@ final class OllamaBackendChatTest {
         server.enqueue(json(200, fixture("chat.json")));
 
         assertThatThrownBy(() -> backend.chat(request()))
-                .isInstanceOfSatisfying(OllamaServerException.class, e -> {
+                .isInstanceOfSatisfying(ModelServerException.class, e -> {
                     assertThat(e.status()).isEqualTo(400);
                     assertThat(e.getMessage()).contains("cannot unmarshal string");
                 });
@@ -320,7 +322,7 @@ final class OllamaBackendChatTest {
         server.enqueue(json(404, "404 page not found"));
 
         assertThatThrownBy(() -> backend.chat(request()))
-                .isInstanceOf(OllamaServerException.class)
+                .isInstanceOf(ModelServerException.class)
                 .isNotInstanceOf(ModelNotFoundException.class)
                 .hasMessageContaining("404 page not found")
                 .hasMessageContaining("base URL")
@@ -335,7 +337,7 @@ final class OllamaBackendChatTest {
                 .body("<html><body>Welcome to nginx!</body></html>").build());
 
         assertThatThrownBy(() -> backend.chat(request()))
-                .isInstanceOf(OllamaProtocolException.class)
+                .isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("not JSON")
                 .hasMessageContaining("Welcome to nginx!")
                 .hasMessageContaining("base URL");
@@ -347,7 +349,7 @@ final class OllamaBackendChatTest {
         server.enqueue(json(200, "{\"model\":\"llama3.2\",\"done\":true}"));
 
         assertThatThrownBy(() -> backend.chat(request()))
-                .isInstanceOf(OllamaProtocolException.class)
+                .isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("message.content");
     }
 
@@ -356,7 +358,7 @@ final class OllamaBackendChatTest {
         String whole = fixture("chat.json");
         server.enqueue(json(200, whole.substring(0, whole.length() / 2)));
 
-        assertThatThrownBy(() -> backend.chat(request())).isInstanceOf(OllamaProtocolException.class);
+        assertThatThrownBy(() -> backend.chat(request())).isInstanceOf(ModelProtocolException.class);
     }
 
     @Test
@@ -369,7 +371,7 @@ final class OllamaBackendChatTest {
         server.enqueue(json(200, whole));
 
         assertThatThrownBy(() -> backend.chat(request()))
-                .isInstanceOf(OllamaProtocolException.class)
+                .isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("closed the connection before its answer was complete")
                 .hasMessageContaining("server's log").hasMessageNotContaining("unexpected end of stream");
         assertThat(server.getRequestCount()).isEqualTo(1);

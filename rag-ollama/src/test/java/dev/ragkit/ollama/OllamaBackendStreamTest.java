@@ -15,6 +15,8 @@ import dev.ragkit.generation.ChatRequest;
 import dev.ragkit.generation.ChatResult;
 import dev.ragkit.generation.FinishReason;
 import dev.ragkit.generation.StreamHandler;
+import dev.ragkit.http.ModelProtocolException;
+import dev.ragkit.http.ModelServerException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -467,7 +469,7 @@ final class OllamaBackendStreamTest {
 
         Throwable error = recorder.failed();
         assertThat(recorder.events()).containsExactly("token: Yes", "token:.", "token:I", "token:can", "error");
-        assertThat(error).isInstanceOfSatisfying(OllamaServerException.class, e -> {
+        assertThat(error).isInstanceOfSatisfying(ModelServerException.class, e -> {
             assertThat(e.status()).isEqualTo(200);
             assertThat(e.serverError()).isEqualTo("an error was encountered while running the model");
             assertThat(e.partialText()).isEqualTo(" Yes.Ican");
@@ -487,7 +489,7 @@ final class OllamaBackendStreamTest {
 
         Throwable error = recorder.failed();
         assertThat(recorder.events()).containsExactly("token:The", "error");
-        assertThat(error).isInstanceOfSatisfying(OllamaProtocolException.class, e -> {
+        assertThat(error).isInstanceOfSatisfying(ModelProtocolException.class, e -> {
             assertThat(e.getMessage()).contains("not JSON").contains("502 Bad Gateway");
             assertThat(e.partialText()).isEqualTo("The");
         });
@@ -502,7 +504,7 @@ final class OllamaBackendStreamTest {
 
         Throwable error = recorder.failed();
         assertThat(recorder.events()).containsExactly("token:The", "error");
-        assertThat(error).isInstanceOfSatisfying(OllamaProtocolException.class, e -> {
+        assertThat(error).isInstanceOfSatisfying(ModelProtocolException.class, e -> {
             assertThat(e.getMessage()).contains("closed the stream before it finished (1 token received)");
             assertThat(e.partialText()).isEqualTo("The");
         });
@@ -530,7 +532,7 @@ final class OllamaBackendStreamTest {
 
         Throwable error = recorder.failed();
         assertThat(recorder.events()).containsExactly("token:The", "error");
-        assertThat(error).isInstanceOfSatisfying(OllamaProtocolException.class,
+        assertThat(error).isInstanceOfSatisfying(ModelProtocolException.class,
                 e -> assertThat(e.partialText()).isEqualTo("The"));
         awaitStreamThreadsDone();
         assertThat(server.getRequestCount()).as("tokens were delivered: no retry").isEqualTo(1);
@@ -605,7 +607,7 @@ final class OllamaBackendStreamTest {
 
         backend.stream(request(), recorder);
 
-        assertThat(recorder.failed()).isInstanceOfSatisfying(OllamaServerException.class, e -> {
+        assertThat(recorder.failed()).isInstanceOfSatisfying(ModelServerException.class, e -> {
             assertThat(e.status()).isEqualTo(500);
             assertThat(e.serverError()).isEqualTo("the model failed to generate a response");
         });
@@ -621,7 +623,7 @@ final class OllamaBackendStreamTest {
 
         backend.stream(request(), recorder);
 
-        assertThat(recorder.failed()).isInstanceOf(OllamaServerException.class)
+        assertThat(recorder.failed()).isInstanceOf(ModelServerException.class)
                 .hasMessageContaining("invalid message role");
         awaitStreamThreadsDone();
         assertThat(server.getRequestCount()).isEqualTo(1);

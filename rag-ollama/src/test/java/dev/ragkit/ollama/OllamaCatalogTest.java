@@ -9,6 +9,8 @@ import dev.ragkit.error.LlmUnavailableException;
 import dev.ragkit.error.ModelNotFoundException;
 import dev.ragkit.generation.HealthStatus;
 import dev.ragkit.generation.ModelInfo;
+import dev.ragkit.http.ModelProtocolException;
+import dev.ragkit.http.ModelServerException;
 import java.util.List;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
@@ -127,7 +129,7 @@ final class OllamaCatalogTest {
         server.enqueue(new MockResponse.Builder().code(200).body("<html>proxy login</html>").build());
 
         assertThatThrownBy(backend::availableModels)
-                .isInstanceOf(OllamaProtocolException.class)
+                .isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("not JSON")
                 .hasMessageContaining("<html>proxy login</html>");
     }
@@ -222,7 +224,7 @@ final class OllamaCatalogTest {
         server.enqueue(json(200, "{\"model_info\":{\"general.architecture\":\"llama\"}}"));
 
         assertThatThrownBy(() -> backend.modelInfo("llama3.2"))
-                .isInstanceOf(OllamaProtocolException.class)
+                .isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("context_length")
                 .hasMessageContaining("modelInfo");
     }
@@ -276,7 +278,7 @@ final class OllamaCatalogTest {
         server.enqueue(json(500, Fixtures.read("error.json")));
 
         assertThatThrownBy(() -> backend.modelInfo("llama3.2"))
-                .isInstanceOfSatisfying(OllamaServerException.class, e -> {
+                .isInstanceOfSatisfying(ModelServerException.class, e -> {
                     assertThat(e.status()).isEqualTo(500);
                     assertThat(e.serverError()).isEqualTo("the model failed to generate a response");
                 })

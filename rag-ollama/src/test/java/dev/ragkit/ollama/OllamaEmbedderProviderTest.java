@@ -52,6 +52,18 @@ final class OllamaEmbedderProviderTest {
     }
 
     @Test
+    void load_readsTheHttpSettingsAsTheBackendProviderDoes() {
+        try (OllamaEmbedder embedder = (OllamaEmbedder) Embedders.load("ollama:all-minilm", Map.of("base-url",
+                server.url("/").toString(), "timeout-seconds", "6", "connect-timeout-seconds", "3"))) {
+            assertThat(embedder.httpClient().connectTimeoutMillis()).isEqualTo(3_000);
+            assertThat(embedder.httpClient().readTimeoutMillis()).isEqualTo(6_000);
+            assertThat(embedder.httpClient().callTimeoutMillis()).isEqualTo(6_000);
+        }
+        assertThatThrownBy(() -> Embedders.load("ollama:all-minilm", Map.of("connect-timeout-seconds", "0")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("connect-timeout-seconds");
+    }
+
+    @Test
     void create_withoutAModelOrWithABadSetting_failsNamingTheFix() {
         OllamaEmbedderProvider provider = new OllamaEmbedderProvider();
 

@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.error.LlmTimeoutException;
 import dev.ragkit.error.LlmUnavailableException;
 import dev.ragkit.error.ModelNotFoundException;
+import dev.ragkit.http.ModelProtocolException;
+import dev.ragkit.http.ModelServerException;
 import dev.ragkit.internal.Settings;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -227,7 +229,7 @@ final class OllamaEmbedderTest {
         OllamaEmbedder embedder = builder().dimension(384).build();
 
         assertThatThrownBy(() -> embedder.embed(List.of("a")))
-                .isInstanceOf(OllamaProtocolException.class)
+                .isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("10 dimensions")
                 .hasMessageContaining("384");
     }
@@ -239,7 +241,7 @@ final class OllamaEmbedderTest {
         OllamaEmbedder embedder = builder().batchSize(1).build();
 
         assertThatThrownBy(() -> embedder.embed(List.of("a", "b")))
-                .isInstanceOf(OllamaProtocolException.class)
+                .isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("3 dimensions")
                 .hasMessageContaining("expected 10");
     }
@@ -249,7 +251,7 @@ final class OllamaEmbedderTest {
         server.enqueue(json(200, "{\"embeddings\":[[0.1,0.2,0.3],[0.1,0.2]]}"));
 
         assertThatThrownBy(() -> builder().build().embed(List.of("a", "b")))
-                .isInstanceOf(OllamaProtocolException.class)
+                .isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("embedding 1");
     }
 
@@ -260,7 +262,7 @@ final class OllamaEmbedderTest {
         OllamaEmbedder embedder = builder().build();
         embedder.embed(List.of("a"));
 
-        assertThatThrownBy(() -> embedder.embed(List.of("b"))).isInstanceOf(OllamaProtocolException.class);
+        assertThatThrownBy(() -> embedder.embed(List.of("b"))).isInstanceOf(ModelProtocolException.class);
         assertThat(embedder.dimension()).isEqualTo(10);
     }
 
@@ -272,7 +274,7 @@ final class OllamaEmbedderTest {
         server.enqueue(json(200, Fixtures.read("embed.json")));
 
         assertThatThrownBy(() -> builder().build().embed(List.of("a", "b")))
-                .isInstanceOf(OllamaProtocolException.class)
+                .isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("2 texts")
                 .hasMessageContaining("1 vectors");
     }
@@ -282,7 +284,7 @@ final class OllamaEmbedderTest {
         server.enqueue(json(200, Fixtures.read("embed-multi.json")));
 
         assertThatThrownBy(() -> builder().build().embed(List.of("a")))
-                .isInstanceOf(OllamaProtocolException.class)
+                .isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("2 vectors");
     }
 
@@ -293,7 +295,7 @@ final class OllamaEmbedderTest {
         server.enqueue(json(200, reply));
 
         assertThatThrownBy(() -> builder().build().embed(List.of("a")))
-                .isInstanceOf(OllamaProtocolException.class)
+                .isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("no embeddings array");
     }
 
@@ -304,7 +306,7 @@ final class OllamaEmbedderTest {
         server.enqueue(json(200, "{\"embeddings\":" + embeddings + "}"));
 
         assertThatThrownBy(() -> builder().build().embed(List.of("a")))
-                .isInstanceOf(OllamaProtocolException.class)
+                .isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("embedding 0");
     }
 
@@ -314,7 +316,7 @@ final class OllamaEmbedderTest {
         server.enqueue(json(200, "{\"embeddings\":[[0.1,1e300,0.3]]}"));
 
         assertThatThrownBy(() -> builder().build().embed(List.of("a")))
-                .isInstanceOf(OllamaProtocolException.class)
+                .isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("position 1");
     }
 
@@ -322,7 +324,7 @@ final class OllamaEmbedderTest {
     void embed_nanLiteral_throwsProtocolException() {
         server.enqueue(json(200, "{\"embeddings\":[[0.1,NaN,0.3]]}"));
 
-        assertThatThrownBy(() -> builder().build().embed(List.of("a"))).isInstanceOf(OllamaProtocolException.class);
+        assertThatThrownBy(() -> builder().build().embed(List.of("a"))).isInstanceOf(ModelProtocolException.class);
     }
 
     @Test
@@ -330,7 +332,7 @@ final class OllamaEmbedderTest {
         server.enqueue(new MockResponse.Builder().code(200).body("<html>login</html>").build());
 
         assertThatThrownBy(() -> builder().build().embed(List.of("a")))
-                .isInstanceOf(OllamaProtocolException.class)
+                .isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("not JSON");
     }
 
@@ -352,7 +354,7 @@ final class OllamaEmbedderTest {
         server.enqueue(json(500, Fixtures.read("error.json")));
 
         assertThatThrownBy(() -> builder().build().embed(List.of("a")))
-                .isInstanceOfSatisfying(OllamaServerException.class, e -> assertThat(e.status()).isEqualTo(500))
+                .isInstanceOfSatisfying(ModelServerException.class, e -> assertThat(e.status()).isEqualTo(500))
                 .hasMessageContaining("the model failed to generate a response");
     }
 
@@ -434,6 +436,32 @@ final class OllamaEmbedderTest {
         assertThatThrownBy(() -> b.timeout(Settings.MAX_TIMEOUT.plusNanos(1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most a day");
         assertThat(b.timeout(Settings.MAX_TIMEOUT).build().name()).isEqualTo("ollama:all-minilm");
+    }
+
+    @Test
+    void builder_takesTheBackendsHttpSettings_eachWithItsOwnLimit() {
+        try (OllamaEmbedder embedder = OllamaEmbedder.builder().model("all-minilm").connectTimeout(Duration.ofSeconds(9))
+                .readTimeout(Duration.ofSeconds(7)).callTimeout(Duration.ofSeconds(8)).build();
+                OllamaBackend backend = OllamaBackend.builder().connectTimeout(Duration.ofSeconds(9))
+                        .readTimeout(Duration.ofSeconds(7)).callTimeout(Duration.ofSeconds(8)).build()) {
+            assertThat(embedder.httpClient().connectTimeoutMillis()).isEqualTo(9_000)
+                    .isEqualTo(backend.httpClient().connectTimeoutMillis());
+            assertThat(embedder.httpClient().readTimeoutMillis()).isEqualTo(7_000)
+                    .isEqualTo(backend.httpClient().readTimeoutMillis());
+            assertThat(embedder.httpClient().callTimeoutMillis()).isEqualTo(8_000)
+                    .isEqualTo(backend.httpClient().callTimeoutMillis());
+        }
+    }
+
+    @Test
+    void retryBackoff_isTheEmbeddersToo() {
+        server.enqueue(new MockResponse.Builder().code(503).body("{\"error\":\"busy\"}").build());
+        server.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "application/json")
+                .body(Fixtures.read("embed.json")).build());
+        try (OllamaEmbedder embedder = builder().maxRetries(1).retryBackoff(Duration.ofMillis(1)).build()) {
+            assertThat(embedder.embed(List.of("Why is the sky blue?"))).hasDimensions(1, 10);
+        }
+        assertThat(server.getRequestCount()).isEqualTo(2);
     }
 
     @Test

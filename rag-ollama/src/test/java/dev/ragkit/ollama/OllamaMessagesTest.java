@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;
 import dev.ragkit.http.ModelHttp;
+import dev.ragkit.http.ModelProtocolException;
 import dev.ragkit.http.testing.CutStreams;
 import java.io.IOException;
 import java.time.Duration;
@@ -74,7 +75,7 @@ final class OllamaMessagesTest {
         Throwable error = recorder.failed();
         List<String> tokens = recorder.events().stream().filter(e -> e.startsWith("token:"))
                 .map(e -> e.substring(6)).toList();
-        assertThat(error).isInstanceOfSatisfying(OllamaProtocolException.class, e -> {
+        assertThat(error).isInstanceOfSatisfying(ModelProtocolException.class, e -> {
             assertThat(e.getMessage()).contains("Ollama at " + server.url("/") + " closed the stream before it "
                     + "finished (" + tokens.size() + " token").doesNotContainIgnoringCase("okio")
                     .doesNotContain("Exception").doesNotContain("unexpected end of stream")
@@ -91,7 +92,7 @@ final class OllamaMessagesTest {
         OllamaBackendStreamTest.Recorder recorder = new OllamaBackendStreamTest.Recorder();
         backend.stream(request(), recorder);
 
-        assertThat(recorder.failed()).isInstanceOf(OllamaProtocolException.class)
+        assertThat(recorder.failed()).isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("closed the stream before it finished (2 tokens received)");
     }
 
@@ -104,7 +105,7 @@ final class OllamaMessagesTest {
                         + "\"assistant\",\"content\":\"" + huge + "\"},\"done\":true,\"done_reason\":\"stop\"}")
                 .build());
 
-        assertThatThrownBy(() -> backend.chat(request())).isInstanceOf(OllamaProtocolException.class)
+        assertThatThrownBy(() -> backend.chat(request())).isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("/api/chat").hasMessageContaining("more than "
                         + String.format(Locale.ROOT, "%,d", ModelHttp.maxTextChars()) + " characters")
                 .hasMessageContaining("limit").hasMessageNotContaining("not JSON")

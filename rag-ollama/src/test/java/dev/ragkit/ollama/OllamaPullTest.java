@@ -10,6 +10,8 @@ import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.generation.ChatRequest;
 import dev.ragkit.generation.ChatResult;
 import dev.ragkit.generation.ModelInfo;
+import dev.ragkit.http.ModelProtocolException;
+import dev.ragkit.http.ModelServerException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import mockwebserver3.MockResponse;
@@ -118,7 +120,7 @@ final class OllamaPullTest {
                 + "{\"error\":\"pull model manifest: file does not exist\"}\n"));
         try (OllamaBackend backend = backend(false)) {
             assertThatThrownBy(() -> backend.pull("no-such-model", progress::add))
-                    .isInstanceOfSatisfying(OllamaServerException.class, e -> {
+                    .isInstanceOfSatisfying(ModelServerException.class, e -> {
                         assertThat(e.serverError()).isEqualTo("pull model manifest: file does not exist");
                         assertThat(e.status()).isEqualTo(200);
                     })
@@ -134,7 +136,7 @@ final class OllamaPullTest {
                 + LAYER + "\",\"total\":2142590208,\"completed\":241970}\n"));
         try (OllamaBackend backend = backend(false)) {
             assertThatThrownBy(() -> backend.pull("llama3.2", progress::add))
-                    .isInstanceOf(OllamaProtocolException.class)
+                    .isInstanceOf(ModelProtocolException.class)
                     .hasMessageContaining("success")
                     .hasMessageContaining("pulling dde5aa3fc5ff");
         }
@@ -145,7 +147,7 @@ final class OllamaPullTest {
         server.enqueue(ndjson(""));
         try (OllamaBackend backend = backend(false)) {
             assertThatThrownBy(() -> backend.pull("llama3.2", progress::add))
-                    .isInstanceOf(OllamaProtocolException.class);
+                    .isInstanceOf(ModelProtocolException.class);
         }
         assertThat(progress).isEmpty();
     }
@@ -155,7 +157,7 @@ final class OllamaPullTest {
         server.enqueue(ndjson("{\"status\":\"pulling manifest\"}\n<html>gateway</html>\n{\"status\":\"success\"}\n"));
         try (OllamaBackend backend = backend(false)) {
             assertThatThrownBy(() -> backend.pull("llama3.2", progress::add))
-                    .isInstanceOf(OllamaProtocolException.class)
+                    .isInstanceOf(ModelProtocolException.class)
                     .hasMessageContaining("<html>gateway</html>");
         }
     }
@@ -165,7 +167,7 @@ final class OllamaPullTest {
         server.enqueue(json(500, Fixtures.read("error.json")));
         try (OllamaBackend backend = backend(false)) {
             assertThatThrownBy(() -> backend.pull("llama3.2", progress::add))
-                    .isInstanceOfSatisfying(OllamaServerException.class, e -> assertThat(e.status()).isEqualTo(500));
+                    .isInstanceOfSatisfying(ModelServerException.class, e -> assertThat(e.status()).isEqualTo(500));
         }
     }
 
@@ -293,7 +295,7 @@ final class OllamaPullTest {
 
         try (OllamaBackend backend = backend(true)) {
             assertThatThrownBy(() -> backend.chat(hello()))
-                    .isInstanceOf(OllamaServerException.class)
+                    .isInstanceOf(ModelServerException.class)
                     .hasMessageContaining("file does not exist");
         }
 
@@ -307,7 +309,7 @@ final class OllamaPullTest {
 
         try (OllamaBackend backend = backend(true)) {
             assertThatThrownBy(() -> backend.chat(hello()))
-                    .isInstanceOf(OllamaProtocolException.class)
+                    .isInstanceOf(ModelProtocolException.class)
                     .hasMessageContaining("verifying sha256 digest");
         }
 
@@ -332,7 +334,7 @@ final class OllamaPullTest {
         server.enqueue(json(500, Fixtures.read("error.json")));
 
         try (OllamaBackend backend = backend(true)) {
-            assertThatThrownBy(() -> backend.chat(hello())).isInstanceOf(OllamaServerException.class);
+            assertThatThrownBy(() -> backend.chat(hello())).isInstanceOf(ModelServerException.class);
         }
 
         assertThat(server.getRequestCount()).isEqualTo(1);

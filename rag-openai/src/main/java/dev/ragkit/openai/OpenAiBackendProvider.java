@@ -2,12 +2,13 @@ package dev.ragkit.openai;
 
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.generation.LlmBackendProvider;
-import dev.ragkit.http.ModelHttp;
+import dev.ragkit.http.HttpSettings;
 import dev.ragkit.http.ProviderSettings;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Provider id {@code openai}. Settings (all optional): {@code base-url} (default {@code https://api.openai.com/v1};
@@ -19,8 +20,8 @@ import java.util.Set;
  * rejected with an {@link IllegalArgumentException} naming the key.
  */
 public final class OpenAiBackendProvider implements LlmBackendProvider {
-    private static final Set<String> KEYS = Set.of("base-url", "api-key-env", "timeout-seconds",
-            "connect-timeout-seconds", "context-window", "seed", "max-retries", "include-usage");
+    private static final Set<String> KEYS = Stream.concat(HttpSettings.PROVIDER_KEYS.stream(),
+            Stream.of("api-key-env", "context-window", "seed", "include-usage")).collect(Collectors.toUnmodifiableSet());
     private final Map<String, String> environment;
 
     /** For {@link java.util.ServiceLoader}: reads the key from the process environment. */
@@ -47,20 +48,12 @@ public final class OpenAiBackendProvider implements LlmBackendProvider {
         if (!config.containsKey("api-key-env")) {
             b.config(OpenAiConfig.fromEnvironment(environment, keyVariable));
         }
-        settings.apply("base-url", b::baseUrl);
-        settings.apply("timeout-seconds", v -> {
-            Duration d = Duration.ofSeconds(settings.seconds("timeout-seconds", v));
-            b.readTimeout(d).callTimeout(d);
-        });
-        settings.apply("connect-timeout-seconds",
-                v -> b.connectTimeout(Duration.ofSeconds(settings.seconds("connect-timeout-seconds", v))));
+        b.apply(settings);
         settings.apply("context-window", v -> b.contextWindow((int) settings.whole("context-window", v,
                 OpenAiConfig.MIN_WINDOW, OpenAiConfig.MAX_WINDOW, "a whole number of tokens from "
                         + OpenAiConfig.MIN_WINDOW + " to " + OpenAiConfig.MAX_WINDOW)));
         settings.apply("seed", v -> b.seed(settings.whole("seed", v, Long.MIN_VALUE, Long.MAX_VALUE,
                 "a whole number")));
-        settings.apply("max-retries", v -> b.maxRetries((int) settings.whole("max-retries", v, 0,
-                ModelHttp.MAX_RETRIES, "a whole number from 0 to " + ModelHttp.MAX_RETRIES)));
         settings.apply("include-usage", v -> b.includeUsage(settings.bool("include-usage", v)));
         return b.build();
     }

@@ -5,12 +5,12 @@ import dev.ragkit.error.LlmTimeoutException;
 import dev.ragkit.error.LlmUnavailableException;
 import dev.ragkit.error.ModelNotFoundException;
 import dev.ragkit.error.RagException;
+import dev.ragkit.http.HttpSettings;
 import dev.ragkit.http.ModelHttp;
+import dev.ragkit.http.ModelServerException;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.Locale;
 import okhttp3.HttpUrl;
-import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import org.jspecify.annotations.Nullable;
 
@@ -23,9 +23,17 @@ import org.jspecify.annotations.Nullable;
 final class OpenAiHttp extends ModelHttp {
     private final @Nullable String apiKey;
 
-    OpenAiHttp(OkHttpClient client, HttpUrl base, int maxRetries, Duration backoff, @Nullable String apiKey) {
-        super(client, base, maxRetries, backoff);
+    /** An example base URL, for the message of a bad one. */
+    static final String EXAMPLE_URL = "https://api.openai.com/v1 or http://localhost:8000/v1";
+
+    OpenAiHttp(HttpSettings.Resolved settings, @Nullable String apiKey) {
+        super(settings);
         this.apiKey = apiKey;
+    }
+
+    @Override
+    public String provider() {
+        return "OpenAI-compatible server";
     }
 
     @Override
@@ -52,7 +60,7 @@ final class OpenAiHttp extends ModelHttp {
 
     @Override
     public RagException protocolError(String message, String partialText, @Nullable Throwable cause) {
-        return new OpenAiProtocolException(scrub(message), partialText, cause);
+        return super.protocolError(scrub(message), partialText, cause);
     }
 
     @Override
@@ -69,20 +77,20 @@ final class OpenAiHttp extends ModelHttp {
         String lower = (error + " " + errorCode).toLowerCase(Locale.ROOT);
         String at = server() + " answered HTTP " + code + ": " + error;
         if (code == 401) {
-            return new OpenAiServerException(server() + " answered HTTP 401 (authentication failed: " + error + "); "
-                    + (apiKey == null ? "no API key is set: " : "") + "set the API key with OPENAI_API_KEY (or "
-                    + "OpenAiBackend.builder().apiKey(...))", code, errorCode, error, "");
+            return new ModelServerException(provider(), code, errorCode, error, server() + " answered HTTP 401 "
+                    + "(authentication failed: " + error + ")", (apiKey == null ? "no API key is set: " : "")
+                    + "set the API key with OPENAI_API_KEY (or OpenAiBackend.builder().apiKey(...))", "");
         }
         if (code == 403) {
-            return new OpenAiServerException(at + "; the API key is not allowed to do this (check its project, "
-                    + "organisation and model permissions)", code, errorCode, error, "");
+            return new ModelServerException(provider(), code, errorCode, error, at, "the API key is not allowed to "
+                    + "do this (check its project, organisation and model permissions)", "");
         }
         if (code == 404 && model != null && isModelMissing(lower)) {
             return new ModelMissing(model, url, error, url("/models"));
         }
         if (code == 400 && isContextTooLong(lower)) {
-            return new OpenAiServerException(at, code, errorCode == null ? "context_length_exceeded" : errorCode,
-                    error, "");
+            return new ModelServerException(provider(), code, errorCode == null ? "context_length_exceeded"
+                    : errorCode, error, at, "shorten the request, or set the model's context window", "");
         }
         if (code == 429) {
             return new LlmUnavailableException(server() + " is rate limiting (HTTP 429: " + error + "); wait and try "
@@ -97,11 +105,12 @@ final class OpenAiHttp extends ModelHttp {
                     + "time limit, or use a smaller model");
         }
         if (code == 404) {
-            return new OpenAiServerException("no API endpoint at " + url + " (HTTP 404: " + error + "); check that "
-                    + "the base URL ends in the API's version path, e.g. http://localhost:8000/v1", code, errorCode,
-                    error, "");
+            return new ModelServerException(provider(), code, errorCode, error, server() + " has no API endpoint at "
+                    + url + " (HTTP 404: " + error + ")", "check that the base URL ends in the API's version path, "
+                    + "e.g. http://localhost:8000/v1", "");
         }
-        return new OpenAiServerException(at, code, errorCode, error, "");
+        return new ModelServerException(provider(), code, errorCode, error, at, "check the request and the server's "
+                + "log", "");
     }
 
     /** Whether a 404's error says the model is missing, rather than the path. */

@@ -16,6 +16,8 @@ import dev.ragkit.generation.FinishReason;
 import dev.ragkit.generation.HealthStatus;
 import dev.ragkit.generation.LlmBackends;
 import dev.ragkit.generation.ModelInfo;
+import dev.ragkit.http.ModelProtocolException;
+import dev.ragkit.http.ModelServerException;
 import dev.ragkit.tokens.CalibratedTokenCounter;
 import dev.ragkit.tokens.TokenCounters;
 import java.io.IOException;
@@ -123,7 +125,7 @@ final class OpenAiBackendTest {
         server.enqueue(json(401, fixture("error-invalid-api-key.json").replace("sk-test*****************1234", KEY)));
 
         assertThatThrownBy(() -> backend.chat(request("gpt-4o-mini")))
-                .isInstanceOfSatisfying(OpenAiServerException.class, e -> {
+                .isInstanceOfSatisfying(ModelServerException.class, e -> {
                     assertThat(e.status()).isEqualTo(401);
                     assertThat(e.code()).isEqualTo("invalid_api_key");
                     assertThat(e.serverError()).doesNotContain(KEY);
@@ -149,7 +151,7 @@ final class OpenAiBackendTest {
         server.enqueue(json(400, fixture("error-context-length.json")));
 
         assertThatThrownBy(() -> backend.chat(request("my-local-model")))
-                .isInstanceOfSatisfying(OpenAiServerException.class,
+                .isInstanceOfSatisfying(ModelServerException.class,
                         e -> assertThat(e.code()).isEqualTo("context_length_exceeded"))
                 .hasMessageContaining("maximum context length is 8192").hasMessageContaining("window of 8192 tokens")
                 .hasMessageContaining("300 reserved").hasMessageContaining("RAG_CONTEXT_WINDOW");
@@ -182,15 +184,15 @@ final class OpenAiBackendTest {
 
         server.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/html")
                 .body("<html>Welcome to nginx!</html>").build());
-        assertThatThrownBy(() -> backend.chat(request("gpt-4o-mini"))).isInstanceOf(OpenAiProtocolException.class)
+        assertThatThrownBy(() -> backend.chat(request("gpt-4o-mini"))).isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("not JSON").hasMessageContaining("Welcome to nginx!");
 
         server.enqueue(json(200, "{\"id\":\"x\",\"object\":\"chat.completion\",\"choices\":[]}"));
-        assertThatThrownBy(() -> backend.chat(request("gpt-4o-mini"))).isInstanceOf(OpenAiProtocolException.class)
+        assertThatThrownBy(() -> backend.chat(request("gpt-4o-mini"))).isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("choices[0].message");
 
         server.enqueue(json(404, "404 page not found"));
-        assertThatThrownBy(() -> backend.chat(request("gpt-4o-mini"))).isInstanceOf(OpenAiServerException.class)
+        assertThatThrownBy(() -> backend.chat(request("gpt-4o-mini"))).isInstanceOf(ModelServerException.class)
                 .hasMessageContaining("/v1");
     }
 

@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ragkit.error.ModelNotFoundException;
 import dev.ragkit.generation.HealthStatus;
 import dev.ragkit.http.ModelHttp;
+import dev.ragkit.http.ModelProtocolException;
+import dev.ragkit.http.ModelServerException;
 import dev.ragkit.http.testing.CutStreams;
 import java.io.IOException;
 import java.time.Duration;
@@ -87,7 +89,7 @@ final class OpenAiMessagesTest {
         server.enqueue(new MockResponse.Builder().code(404).body("404 page not found").build());
 
         assertThatThrownBy(() -> backend.chat(request("gpt-4o-mini")))
-                .isInstanceOfSatisfying(OpenAiServerException.class, e -> assertThat(e.status()).isEqualTo(404))
+                .isInstanceOfSatisfying(ModelServerException.class, e -> assertThat(e.status()).isEqualTo(404))
                 .hasMessageContaining("no API endpoint at " + server.url("/v1/chat/completions"))
                 .hasMessageContaining("HTTP 404").hasMessageContaining("/v1");
     }
@@ -112,7 +114,7 @@ final class OpenAiMessagesTest {
                 + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"" + huge + "\"},"
                 + "\"finish_reason\":\"stop\"}]}"));
 
-        assertThatThrownBy(() -> backend.chat(request("gpt-4o-mini"))).isInstanceOf(OpenAiProtocolException.class)
+        assertThatThrownBy(() -> backend.chat(request("gpt-4o-mini"))).isInstanceOf(ModelProtocolException.class)
                 .hasMessageContaining("more than " + limit + " characters")
                 .hasMessageContaining("limit").hasMessageNotContaining("not JSON")
                 .hasMessageNotContaining("StreamReadConstraints");
@@ -134,7 +136,7 @@ final class OpenAiMessagesTest {
         backend.stream(request("gpt-4o-mini"), recorder);
 
         recorder.await();
-        assertThat(recorder.error).isInstanceOfSatisfying(OpenAiProtocolException.class, e -> {
+        assertThat(recorder.error).isInstanceOfSatisfying(ModelProtocolException.class, e -> {
             long tokens = recorder.events.stream().filter(t -> t.startsWith("token:")).count();
             assertThat(e.getMessage()).contains("closed the stream before it finished (" + tokens + " token")
                     .contains(server.url("/v1").toString()).doesNotContainIgnoringCase("okio")

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ragkit.generation.ChatResult;
 import dev.ragkit.generation.FinishReason;
 import dev.ragkit.generation.StreamHandler;
+import dev.ragkit.http.ModelProtocolException;
+import dev.ragkit.http.ModelServerException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -139,7 +141,7 @@ final class OpenAiStreamTest {
 
         recorder.await();
         assertThat(recorder.events).containsExactly("token:Hello", "token:!", "error");
-        assertThat(recorder.error).isInstanceOfSatisfying(OpenAiProtocolException.class, e -> {
+        assertThat(recorder.error).isInstanceOfSatisfying(ModelProtocolException.class, e -> {
             assertThat(e.partialText()).isEqualTo("Hello!");
             assertThat(e.getMessage()).contains("incomplete");
         });
@@ -159,7 +161,7 @@ final class OpenAiStreamTest {
 
         recorder.await();
         assertThat(recorder.events).containsExactly("token:Hello", "error");
-        assertThat(recorder.error).isInstanceOfSatisfying(OpenAiServerException.class, e -> {
+        assertThat(recorder.error).isInstanceOfSatisfying(ModelServerException.class, e -> {
             assertThat(e.partialText()).isEqualTo("Hello");
             assertThat(e.status()).isEqualTo(200);
         }).hasMessageContaining("in the middle of the answer");
@@ -180,7 +182,7 @@ final class OpenAiStreamTest {
         backend.stream(request("gpt-4o-mini"), unfinished);
         unfinished.await();
         assertThat(unfinished.events).containsExactly("token:Hello", "error");
-        assertThat(unfinished.error).isInstanceOfSatisfying(OpenAiProtocolException.class,
+        assertThat(unfinished.error).isInstanceOfSatisfying(ModelProtocolException.class,
                 e -> assertThat(e.partialText()).isEqualTo("Hello"))
                 .hasMessageContaining("closed the stream before it finished (1 token received)");
     }
@@ -193,7 +195,7 @@ final class OpenAiStreamTest {
         backend.stream(request("gpt-4o-mini"), recorder);
 
         recorder.await();
-        assertThat(recorder.error).isInstanceOf(OpenAiProtocolException.class).hasMessageContaining("not JSON");
+        assertThat(recorder.error).isInstanceOf(ModelProtocolException.class).hasMessageContaining("not JSON");
     }
 
     @Test
