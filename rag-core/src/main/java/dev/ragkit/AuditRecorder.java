@@ -8,7 +8,6 @@ import dev.ragkit.audit.QueryRedaction;
 import dev.ragkit.grounding.Action;
 import dev.ragkit.prompt.Prompt;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CancellationException;
 import org.jspecify.annotations.Nullable;
 
@@ -71,11 +70,10 @@ final class AuditRecorder {
             @Nullable String errorType, @Nullable String reason) {
         Prompt p = x.prompt();
         RagRequest request = x.request;
-        return new AuditRecord(x.timestamp, request.requestId(), request.scope().tenant(),
-                redaction == QueryRedaction.NONE ? request.query() : null, AuditRecord.sha256(request.query()),
-                p == null ? List.of() : p.sourceIds(), p == null ? 0 : p.contextTokens(), x.model(), action,
-                confidence, x.elapsed().toMillis(), outcome, errorType, AuditOperation.ASK, Map.of(),
-                x.retrievalQuery() == null ? null : redaction == QueryRedaction.NONE ? x.retrievalQuery()
-                        : "sha256:" + AuditRecord.sha256(x.retrievalQuery()), reason);
+        return AuditRecord.builder(AuditOperation.ASK).timestamp(x.timestamp).requestId(request.requestId())
+                .tenant(request.scope().tenant()).query(request.query(), redaction)
+                .sourceIds(p == null ? List.of() : p.sourceIds()).contextTokens(p == null ? 0 : p.contextTokens())
+                .model(x.model()).action(action).confidence(confidence).latencyMillis(x.elapsed().toMillis())
+                .outcome(outcome, errorType).retrievalQuery(x.retrievalQuery(), redaction).reason(reason).build();
     }
 }

@@ -119,21 +119,18 @@ final class ResponseBuilder {
     }
 
     RagResponse build() {
-        return new RagResponse(exchange.request.requestId(), answer, confidence, citations, action, routeTo,
-                exchange.model(), contextChunks, contextTokens, promptTokens,
-                exchange.timings().getOrDefault("generate", Duration.ZERO), exchange.elapsed(),
-                !citations.isEmpty(), Sources.of(used), Sources.linked(used), dropped, truncated, unknownSourceIds,
-                flags, exchange.timings(), exchange.retrievalQuery());
+        return RagResponse.builder().requestId(exchange.request.requestId()).answer(answer).confidence(confidence)
+                .citations(citations).action(action, routeTo).modelUsed(exchange.model())
+                .tokens(contextChunks, contextTokens, promptTokens)
+                .times(exchange.timings().getOrDefault("generate", Duration.ZERO), exchange.elapsed())
+                .sources(Sources.of(used), Sources.linked(used)).budgeted(dropped, truncated)
+                .unknownSourceIds(unknownSourceIds).flags(flags).timings(exchange.timings())
+                .retrievalQuery(exchange.retrievalQuery()).build();
     }
 
     /** @return {@code response} with one more flag */
     static RagResponse withFlag(RagResponse r, ResponseFlag flag) {
-        Set<ResponseFlag> more = r.flags().isEmpty() ? EnumSet.noneOf(ResponseFlag.class) : EnumSet.copyOf(r.flags());
-        more.add(flag);
-        return new RagResponse(r.requestId(), r.answer(), r.confidence(), r.citations(), r.action(), r.routeTo(),
-                r.modelUsed(), r.contextChunksUsed(), r.contextTokensUsed(), r.promptTokens(), r.generationTime(),
-                r.totalTime(), r.grounded(), r.sources(), r.linkedDocuments(), r.droppedSources(),
-                r.truncatedSources(), r.unknownSourceIds(), more, r.timings(), r.retrievalQuery());
+        return r.toBuilder().flag(flag).build();
     }
 
     private static List<String> sourceIds(List<ContextBlock> blocks) {

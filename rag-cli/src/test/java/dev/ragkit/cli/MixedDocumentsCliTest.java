@@ -79,8 +79,9 @@ final class MixedDocumentsCliTest {
         for (String type : List.of("pdf", "docx", "html", "text", "code")) {
             assertThat(report.path("types").path(type).path("indexed").asInt()).as(type).isEqualTo(1);
         }
-        assertThat(report.path("filesSkipped").toString()).contains("old.doc").contains("legacy Office")
-                .contains("logo.png");
+        // old.doc is a Word 97 file cut after its header: read by the .doc parser now, and reported as failed
+        assertThat(report.path("filesSkipped").toString()).contains("logo.png").doesNotContain("old.doc");
+        assertThat(report.path("filesFailed").toString()).contains("old.doc");
 
         JsonNode pdf = ask("How many weeks of parental leave do parents get?");
         JsonNode pdfCitation = citation(pdf, "kb/hr-handbook.pdf", "sixteen weeks");

@@ -4,8 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.HexFormat;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,61 +50,6 @@ public record AuditRecord(Instant timestamp, String requestId, String tenant, @N
         AuditOperation operation, Map<String, Long> counts, @Nullable String retrievalQuery,
         @Nullable String reason) {
 
-    /**
-     * A record without a reason.
-     *
-     * @param timestamp      when the operation started
-     * @param requestId      its id
-     * @param tenant         the tenant
-     * @param query          the question or what was indexed, or {@code null} when redacted
-     * @param querySha256    its SHA-256
-     * @param sourceIds      the SourceIds in the prompt
-     * @param contextTokens  the tokens of context in the prompt
-     * @param model          the model
-     * @param action         the action, or {@code null}
-     * @param confidence     the confidence, or {@code null}
-     * @param latencyMillis  how long it took
-     * @param outcome        how it ended
-     * @param errorType      the failure's class name for ERROR records
-     * @param operation      the operation
-     * @param counts         what it counted
-     * @param retrievalQuery the rewritten question, or {@code null}
-     */
-    public AuditRecord(Instant timestamp, String requestId, String tenant, @Nullable String query,
-            String querySha256, List<String> sourceIds, int contextTokens, String model, @Nullable String action,
-            @Nullable Integer confidence, long latencyMillis, AuditOutcome outcome, @Nullable String errorType,
-            AuditOperation operation, Map<String, Long> counts, @Nullable String retrievalQuery) {
-        this(timestamp, requestId, tenant, query, querySha256, sourceIds, contextTokens, model, action, confidence,
-                latencyMillis, outcome, errorType, operation, counts, retrievalQuery, null);
-    }
-
-    /**
-     * A record without a rewritten query.
-     *
-     * @param timestamp     when the operation started
-     * @param requestId     its id
-     * @param tenant        the tenant
-     * @param query         the question or what was indexed, or {@code null} when redacted
-     * @param querySha256   its SHA-256
-     * @param sourceIds     the SourceIds in the prompt
-     * @param contextTokens the tokens of context in the prompt
-     * @param model         the model
-     * @param action        the action, or {@code null}
-     * @param confidence    the confidence, or {@code null}
-     * @param latencyMillis how long it took
-     * @param outcome       how it ended
-     * @param errorType     the failure's class name for ERROR records, the reason for REFUSED ones
-     * @param operation     the operation
-     * @param counts        what it counted
-     */
-    public AuditRecord(Instant timestamp, String requestId, String tenant, @Nullable String query,
-            String querySha256, List<String> sourceIds, int contextTokens, String model, @Nullable String action,
-            @Nullable Integer confidence, long latencyMillis, AuditOutcome outcome, @Nullable String errorType,
-            AuditOperation operation, Map<String, Long> counts) {
-        this(timestamp, requestId, tenant, query, querySha256, sourceIds, contextTokens, model, action, confidence,
-                latencyMillis, outcome, errorType, operation, counts, null);
-    }
-
     /** Validates and copies the arguments. */
     public AuditRecord {
         Objects.requireNonNull(timestamp, "timestamp");
@@ -122,30 +68,6 @@ public record AuditRecord(Instant timestamp, String requestId, String tenant, @N
         counts = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(counts, "counts")));
     }
 
-    /**
-     * A record of a question ({@link AuditOperation#ASK}, no counts).
-     *
-     * @param timestamp     when the request started
-     * @param requestId     the request's id
-     * @param tenant        the tenant that asked
-     * @param query         the question, or {@code null} when redacted
-     * @param querySha256   the question's SHA-256
-     * @param sourceIds     the SourceIds in the prompt
-     * @param contextTokens the tokens of context in the prompt
-     * @param model         the model
-     * @param action        the action, or {@code null}
-     * @param confidence    the confidence, or {@code null}
-     * @param latencyMillis how long it took
-     * @param outcome       how it ended
-     * @param errorType     the failure's class name for ERROR records, the reason for REFUSED ones
-     */
-    public AuditRecord(Instant timestamp, String requestId, String tenant, @Nullable String query,
-            String querySha256, List<String> sourceIds, int contextTokens, String model, @Nullable String action,
-            @Nullable Integer confidence, long latencyMillis, AuditOutcome outcome, @Nullable String errorType) {
-        this(timestamp, requestId, tenant, query, querySha256, sourceIds, contextTokens, model, action, confidence,
-                latencyMillis, outcome, errorType, AuditOperation.ASK, Map.of());
-    }
-
     /** @return how many sources were in the prompt */
     public int sourceCount() {
         return sourceIds.size();
@@ -161,6 +83,175 @@ public record AuditRecord(Instant timestamp, String requestId, String tenant, @N
                     .digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+
+    /**
+     * @param operation what the record is about
+     * @return a builder; timestamp, request id, tenant, query, model and outcome are required
+     */
+    public static Builder builder(AuditOperation operation) {
+        return new Builder(operation);
+    }
+
+    /**
+     * Builds an {@link AuditRecord} by name rather than by position: the query and a rewritten query are redacted
+     * here, one way for every record. Not thread-safe.
+     */
+    public static final class Builder {
+        private final AuditOperation operation;
+        private @Nullable Instant timestamp;
+        private @Nullable String requestId;
+        private @Nullable String tenant;
+        private @Nullable String query;
+        private @Nullable String querySha256;
+        private List<String> sourceIds = List.of();
+        private int contextTokens;
+        private @Nullable String model;
+        private @Nullable String action;
+        private @Nullable Integer confidence;
+        private long latencyMillis;
+        private @Nullable AuditOutcome outcome;
+        private @Nullable String errorType;
+        private Map<String, Long> counts = Map.of();
+        private @Nullable String retrievalQuery;
+        private @Nullable String reason;
+
+        private Builder(AuditOperation operation) {
+            this.operation = Objects.requireNonNull(operation, "operation");
+        }
+
+        /** @param at when the operation started @return this builder */
+        public Builder timestamp(Instant at) {
+            this.timestamp = Objects.requireNonNull(at, "timestamp");
+            return this;
+        }
+
+        /** @param id the request's or operation's id @return this builder */
+        public Builder requestId(String id) {
+            this.requestId = Objects.requireNonNull(id, "requestId");
+            return this;
+        }
+
+        /** @param tenant the tenant @return this builder */
+        public Builder tenant(String tenant) {
+            this.tenant = Objects.requireNonNull(tenant, "tenant");
+            return this;
+        }
+
+        /**
+         * @param text      the question (or, for INDEX records, what was indexed)
+         * @param redaction whether the record keeps its text ({@link QueryRedaction#NONE}) or only its hash
+         * @return this builder
+         */
+        public Builder query(String text, QueryRedaction redaction) {
+            Objects.requireNonNull(text, "query");
+            this.query = Objects.requireNonNull(redaction, "redaction") == QueryRedaction.NONE ? text : null;
+            this.querySha256 = sha256(text);
+            return this;
+        }
+
+        /**
+         * @param text      the standalone question retrieval used, or {@code null} when the question was used as asked
+         * @param redaction kept as text ({@link QueryRedaction#NONE}) or as {@code sha256:<hex>}
+         * @return this builder
+         */
+        public Builder retrievalQuery(@Nullable String text, QueryRedaction redaction) {
+            Objects.requireNonNull(redaction, "redaction");
+            this.retrievalQuery = text == null ? null
+                    : redaction == QueryRedaction.NONE ? text : "sha256:" + sha256(text);
+            return this;
+        }
+
+        /** @param ids the SourceIds in the prompt (or found), in order @return this builder */
+        public Builder sourceIds(List<String> ids) {
+            this.sourceIds = List.copyOf(ids);
+            return this;
+        }
+
+        /** @param tokens the tokens of context @return this builder */
+        public Builder contextTokens(int tokens) {
+            this.contextTokens = tokens;
+            return this;
+        }
+
+        /** @param model the model (or embedder) used @return this builder */
+        public Builder model(String model) {
+            this.model = Objects.requireNonNull(model, "model");
+            return this;
+        }
+
+        /** @param action CITE, ROUTE or DECLINE, or {@code null} @return this builder */
+        public Builder action(@Nullable String action) {
+            this.action = action;
+            return this;
+        }
+
+        /** @param confidence the overall confidence, or {@code null} @return this builder */
+        public Builder confidence(@Nullable Integer confidence) {
+            this.confidence = confidence;
+            return this;
+        }
+
+        /** @param millis how long it took @return this builder */
+        public Builder latencyMillis(long millis) {
+            this.latencyMillis = millis;
+            return this;
+        }
+
+        /**
+         * @param outcome   how it ended
+         * @param errorType the failure's class name for ERROR, the reason for REFUSED, else {@code null}
+         * @return this builder
+         */
+        public Builder outcome(AuditOutcome outcome, @Nullable String errorType) {
+            this.outcome = Objects.requireNonNull(outcome, "outcome");
+            this.errorType = errorType;
+            return this;
+        }
+
+        /** @param counts what the operation counted, by name in order @return this builder */
+        public Builder counts(Map<String, Long> counts) {
+            this.counts = Objects.requireNonNull(counts, "counts");
+            return this;
+        }
+
+        /** @param reason why the question was not answered from the documents, or {@code null} @return this builder */
+        public Builder reason(@Nullable String reason) {
+            this.reason = reason;
+            return this;
+        }
+
+        /**
+         * @return the record
+         * @throws IllegalStateException naming every required value not given
+         */
+        public AuditRecord build() {
+            List<String> missing = new ArrayList<>();
+            if (timestamp == null) {
+                missing.add("timestamp(..)");
+            }
+            if (requestId == null) {
+                missing.add("requestId(..)");
+            }
+            if (tenant == null) {
+                missing.add("tenant(..)");
+            }
+            if (querySha256 == null) {
+                missing.add("query(..)");
+            }
+            if (model == null) {
+                missing.add("model(..)");
+            }
+            if (outcome == null) {
+                missing.add("outcome(..)");
+            }
+            if (!missing.isEmpty()) {
+                throw new IllegalStateException("an audit record needs " + String.join(", ", missing));
+            }
+            return new AuditRecord(timestamp, requestId, tenant, query, querySha256, sourceIds, contextTokens, model,
+                    action, confidence, latencyMillis, outcome, errorType, operation, counts, retrievalQuery,
+                    reason);
         }
     }
 }

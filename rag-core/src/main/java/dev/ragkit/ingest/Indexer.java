@@ -5,6 +5,7 @@ import dev.ragkit.audit.AuditOperation;
 import dev.ragkit.audit.AuditOutcome;
 import dev.ragkit.audit.AuditRecord;
 import dev.ragkit.audit.AuditSink;
+import dev.ragkit.audit.QueryRedaction;
 import dev.ragkit.audit.AuditTrail;
 import dev.ragkit.error.IngestException;
 import dev.ragkit.internal.SetOnce;
@@ -354,10 +355,11 @@ public final class Indexer {
             counts.put("redactedLines", report.linesRedacted());
         }
         String what = root.toString();
-        AuditRecord record = new AuditRecord(at, UUID.randomUUID().toString(), ingestor.tenant(), what,
-                AuditRecord.sha256(what), List.of(), 0, settings.embedderName(), null, null,
-                Duration.between(at, clock.instant()).toMillis(), error == null ? AuditOutcome.INDEXED
-                : AuditOutcome.ERROR, error == null ? null : error.getClass().getName(), AuditOperation.INDEX, counts);
+        AuditRecord record = AuditRecord.builder(AuditOperation.INDEX).timestamp(at)
+                .requestId(UUID.randomUUID().toString()).tenant(ingestor.tenant()).query(what, QueryRedaction.NONE)
+                .model(settings.embedderName()).latencyMillis(Duration.between(at, clock.instant()).toMillis())
+                .outcome(error == null ? AuditOutcome.INDEXED : AuditOutcome.ERROR,
+                        error == null ? null : error.getClass().getName()).counts(counts).build();
         trail.write(record, error);
     }
 

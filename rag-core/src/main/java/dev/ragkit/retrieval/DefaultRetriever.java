@@ -130,10 +130,10 @@ final class DefaultRetriever implements Retriever {
             counts.put("totalMatches", (long) context.totalMatches());
             outcome = context.isEmpty() ? AuditOutcome.EMPTY_CONTEXT : AuditOutcome.RETRIEVED;
         }
-        return new AuditRecord(at, id, scope.tenant(), queryRedaction == QueryRedaction.NONE ? query : null,
-                AuditRecord.sha256(query), ids, tokens, embedder.name(), null, null,
-                Duration.ofNanos(System.nanoTime() - start).toMillis(), outcome, errorType, AuditOperation.RETRIEVE,
-                counts);
+        return AuditRecord.builder(AuditOperation.RETRIEVE).timestamp(at).requestId(id).tenant(scope.tenant())
+                .query(query, queryRedaction).sourceIds(ids).contextTokens(tokens).model(embedder.name())
+                .latencyMillis(Duration.ofNanos(System.nanoTime() - start).toMillis()).outcome(outcome, errorType)
+                .counts(counts).build();
     }
 
     /**

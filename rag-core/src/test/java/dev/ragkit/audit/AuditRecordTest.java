@@ -6,13 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 final class AuditRecordTest {
 
     private static AuditRecord record(AuditOutcome outcome, String errorType) {
-        return new AuditRecord(Instant.EPOCH, "r", "t", "q", AuditRecord.sha256("q"), List.of(), 0, "m", null, null,
-                0L, outcome, errorType);
+        return AuditRecord.builder(AuditOperation.ASK).timestamp(Instant.EPOCH).requestId("r").tenant("t")
+                .query("q", QueryRedaction.NONE).model("m").outcome(outcome, errorType).build();
     }
 
     @Test
@@ -61,16 +62,19 @@ final class AuditRecordTest {
     @Test
     void constructor_nullRequiredField_throwsNamingIt() {
         assertThatThrownBy(() -> new AuditRecord(Instant.EPOCH, null, "t", null, "h", List.of(), 0, "m", null, null,
-                0L, AuditOutcome.DECLINED, null))
+                0L, AuditOutcome.DECLINED, null, AuditOperation.ASK, Map.of(), null, null))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessage("requestId");
+        assertThatThrownBy(() -> AuditRecord.builder(AuditOperation.ASK).tenant("t").build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("an audit record needs timestamp(..), requestId(..), query(..), model(..), outcome(..)");
     }
 
     @Test
     void constructor_mutableSourceIds_copiesThem() {
         List<String> ids = new ArrayList<>(List.of("a#0"));
         AuditRecord record = new AuditRecord(Instant.EPOCH, "r", "t", null, "h", ids, 0, "m", "CITE", 90, 0L,
-                AuditOutcome.ANSWERED, null);
+                AuditOutcome.ANSWERED, null, AuditOperation.ASK, Map.of(), null, null);
         ids.add("b#1");
 
         assertThat(record.sourceIds()).containsExactly("a#0");

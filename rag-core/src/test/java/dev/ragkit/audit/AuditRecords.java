@@ -12,13 +12,15 @@ final class AuditRecords {
     }
 
     static AuditRecord answered(String requestId, String query) {
-        return new AuditRecord(TIMESTAMP, requestId, "acme", query, AuditRecord.sha256(query),
-                List.of("handbook.md#0", "handbook.md#3"), 412, "llama3.2", "CITE", 87, 1234L,
-                AuditOutcome.ANSWERED, null);
+        return AuditRecord.builder(AuditOperation.ASK).timestamp(TIMESTAMP).requestId(requestId).tenant("acme")
+                .query(query, QueryRedaction.NONE).sourceIds(List.of("handbook.md#0", "handbook.md#3"))
+                .contextTokens(412).model("llama3.2").action("CITE").confidence(87).latencyMillis(1234L)
+                .outcome(AuditOutcome.ANSWERED, null).build();
     }
 
     static AuditRecord failed(String requestId) {
-        return new AuditRecord(TIMESTAMP, requestId, "acme", null, AuditRecord.sha256("secret question"), List.of(),
-                0, "llama3.2", null, null, 5L, AuditOutcome.ERROR, "dev.ragkit.error.LlmTimeoutException");
+        return AuditRecord.builder(AuditOperation.ASK).timestamp(TIMESTAMP).requestId(requestId).tenant("acme")
+                .query("secret question", QueryRedaction.HASH).model("llama3.2").latencyMillis(5L)
+                .outcome(AuditOutcome.ERROR, "dev.ragkit.error.LlmTimeoutException").build();
     }
 }

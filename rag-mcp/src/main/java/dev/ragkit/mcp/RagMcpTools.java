@@ -431,10 +431,12 @@ public final class RagMcpTools {
             int contextTokens, AuditOutcome outcome, @Nullable String errorType, Map<String, Long> counts,
             @Nullable Throwable primary) {
         boolean userText = operation != AuditOperation.LIST;
-        AuditRecord record = new AuditRecord(call.start(), UUID.randomUUID().toString(), tenant,
-                userText && redaction != QueryRedaction.NONE ? null : query, AuditRecord.sha256(query), sourceIds,
-                contextTokens, operation == AuditOperation.RETRIEVE ? "retrieval" : "none", null, null,
-                Duration.between(call.start(), clock.instant()).toMillis(), outcome, errorType, operation, counts);
+        AuditRecord record = AuditRecord.builder(operation).timestamp(call.start())
+                .requestId(UUID.randomUUID().toString()).tenant(tenant)
+                .query(query, userText ? redaction : QueryRedaction.NONE).sourceIds(sourceIds)
+                .contextTokens(contextTokens).model(operation == AuditOperation.RETRIEVE ? "retrieval" : "none")
+                .latencyMillis(Duration.between(call.start(), clock.instant()).toMillis())
+                .outcome(outcome, errorType).counts(counts).build();
         return audit.write(record, primary);
     }
 
@@ -442,10 +444,10 @@ public final class RagMcpTools {
     private CallToolResult refused(Call call, AuditOperation operation, Refusal refusal) {
         Object argument = call.args().get(operation == AuditOperation.RETRIEVE ? "query" : "question");
         String hashed = argument instanceof String ? (String) argument : String.valueOf(call.args());
-        AuditRecord record = new AuditRecord(call.start(), UUID.randomUUID().toString(), tenant, null,
-                AuditRecord.sha256(hashed), List.of(), 0, "none", null, null,
-                Duration.between(call.start(), clock.instant()).toMillis(), AuditOutcome.REFUSED, refusal.reason,
-                operation, Map.of(), null, refusal.getMessage());
+        AuditRecord record = AuditRecord.builder(operation).timestamp(call.start())
+                .requestId(UUID.randomUUID().toString()).tenant(tenant).query(hashed, QueryRedaction.HASH)
+                .model("none").latencyMillis(Duration.between(call.start(), clock.instant()).toMillis())
+                .outcome(AuditOutcome.REFUSED, refusal.reason).reason(refusal.getMessage()).build();
         String message = refusal.getMessage();
         try {
             String why = audit.write(record, null);
