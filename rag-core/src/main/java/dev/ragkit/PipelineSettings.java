@@ -13,7 +13,7 @@ import dev.ragkit.grounding.CitationExtractor;
 import dev.ragkit.grounding.ConfidenceScorer;
 import dev.ragkit.grounding.OwnerDirectory;
 import dev.ragkit.grounding.Router;
-import dev.ragkit.ingest.Embedder;
+import dev.ragkit.embedding.Embedder;
 import dev.ragkit.prompt.PromptBuilder;
 import dev.ragkit.retrieval.QueryTransformer;
 import dev.ragkit.retrieval.RelevanceModel;

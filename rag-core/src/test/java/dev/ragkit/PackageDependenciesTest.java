@@ -45,6 +45,40 @@ final class PackageDependenciesTest {
                 "dev.ragkit");
     }
 
+    /** The query side reads what the write side stored, through the store; it never needs the write side itself. */
+    private static final Set<String> QUERY_SIDE = Set.of("dev.ragkit", "dev.ragkit.retrieval", "dev.ragkit.eval",
+            "dev.ragkit.prompt", "dev.ragkit.budget", "dev.ragkit.generation", "dev.ragkit.grounding",
+            "dev.ragkit.audit");
+    private static final Set<String> WRITE_SIDE = Set.of("dev.ragkit.ingest", "dev.ragkit.chunk");
+
+    @Test
+    void querySide_importsNothingOfTheWriteSide() throws IOException {
+        Map<String, Set<String>> graph = importGraph();
+
+        assertThat(graph).containsKeys("dev.ragkit.ingest", "dev.ragkit.chunk", "dev.ragkit.parse",
+                "dev.ragkit.embedding", "dev.ragkit.retrieval");
+        assertThat(writeSideImports(graph)).as("query-side packages importing the write side").isEmpty();
+        assertThat(graph.get("dev.ragkit.retrieval")).as("retrieval needs the Embedder SPI only")
+                .doesNotContain("dev.ragkit.ingest", "dev.ragkit.parse", "dev.ragkit.chunk");
+    }
+
+    @Test
+    void writeSideImports_plantedViolation_isFound() {
+        // the rule itself can fail: retrieval borrowing the indexer
+        Map<String, Set<String>> graph = new TreeMap<>(Map.of(
+                "dev.ragkit.retrieval", Set.of("dev.ragkit.embedding", "dev.ragkit.ingest"),
+                "dev.ragkit.ingest", Set.of("dev.ragkit.embedding")));
+
+        assertThat(writeSideImports(graph)).containsExactly("dev.ragkit.retrieval -> dev.ragkit.ingest");
+    }
+
+    private static List<String> writeSideImports(Map<String, Set<String>> graph) {
+        List<String> found = new ArrayList<>();
+        graph.forEach((from, targets) -> targets.stream().filter(WRITE_SIDE::contains).sorted()
+                .filter(t -> QUERY_SIDE.contains(from)).forEach(t -> found.add(from + " -> " + t)));
+        return found;
+    }
+
     @Test
     void coreSources_importNoLangChain4j() throws IOException {
         try (Stream<Path> files = Files.walk(SOURCES)) {

@@ -547,7 +547,7 @@ final class RagPipelineTest {
     @Test
     void stream_anErrorNotAnException_stillEndsWithOnErrorAndIsAudited() throws Exception {
         RecordingStreamListener out = new RecordingStreamListener();
-        RagPipeline rag = pipeline(RecordingBackend.answering(r -> "ok", "90"), new dev.ragkit.ingest.Embedder() {
+        RagPipeline rag = pipeline(RecordingBackend.answering(r -> "ok", "90"), new dev.ragkit.embedding.Embedder() {
             @Override
             public float[][] embed(List<String> texts) {
                 throw new AssertionError("a bug in an embedder");
@@ -873,7 +873,7 @@ final class RagPipelineTest {
     }
 
     /** The test pipeline with its embedder, audit sink or executor chosen (a stage is set once on a builder). */
-    private RagPipeline.Builder pipeline(RecordingBackend backend, dev.ragkit.ingest.Embedder embedder, AuditSink sink,
+    private RagPipeline.Builder pipeline(RecordingBackend backend, dev.ragkit.embedding.Embedder embedder, AuditSink sink,
             java.util.concurrent.Executor runner) {
         return RagPipeline.builder().store(store).embedder(embedder).backend(backend).auditSink(sink)
                 .relevanceModel(RelevanceModel.fused()).executor(runner);

@@ -5,7 +5,7 @@ import dev.ragkit.eval.BeirDataset;
 import dev.ragkit.eval.EvaluationReport;
 import dev.ragkit.eval.Ranker;
 import dev.ragkit.eval.RetrievalEvaluator;
-import dev.ragkit.ingest.Embedder;
+import dev.ragkit.embedding.Embedder;
 import dev.ragkit.langchain4j.LangChain4jEmbedder;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.RetrievedChunk;

@@ -2,12 +2,12 @@ package dev.ragkit.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ragkit.ingest.Chunker;
-import dev.ragkit.ingest.Embedder;
-import dev.ragkit.ingest.Embedders;
+import dev.ragkit.chunk.Chunker;
+import dev.ragkit.embedding.Embedder;
+import dev.ragkit.embedding.Embedders;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
-import dev.ragkit.ingest.TokenWindowChunker;
+import dev.ragkit.chunk.TokenWindowChunker;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import dev.ragkit.tokens.TokenCounters;
 import java.io.IOException;

@@ -2,8 +2,8 @@ package dev.ragkit.benchmarks;
 
 import dev.langchain4j.data.document.parser.apache.pdfbox.ApachePdfBoxDocumentParser;
 import dev.ragkit.documents.PdfDocumentParser;
-import dev.ragkit.ingest.DocumentSource;
-import dev.ragkit.ingest.ParsedDocument;
+import dev.ragkit.parse.DocumentSource;
+import dev.ragkit.parse.ParsedDocument;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package dev.ragkit.cli;
 
 import dev.ragkit.error.RagException;
-import dev.ragkit.ingest.Embedders;
-import dev.ragkit.langchain4j.InProcessEmbedderProvider;
-import dev.ragkit.langchain4j.InProcessEmbedderProvider.Artifact;
+import dev.ragkit.embedding.Embedders;
+import dev.ragkit.onnx.InProcessEmbedderProvider;
+import dev.ragkit.onnx.InProcessEmbedderProvider.Artifact;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -4,7 +4,7 @@ import dev.ragkit.RagConfig;
 import dev.ragkit.RagPipeline;
 import dev.ragkit.audit.AuditFailurePolicy;
 import dev.ragkit.audit.AuditTrail;
-import dev.ragkit.ingest.Embedder;
+import dev.ragkit.embedding.Embedder;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.Retriever;
 import dev.ragkit.store.DocumentStore;

@@ -2,13 +2,13 @@ package dev.ragkit.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.error.RagException;
-import dev.ragkit.ingest.Embedder;
-import dev.ragkit.ingest.Embedders;
+import dev.ragkit.embedding.Embedder;
+import dev.ragkit.embedding.Embedders;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
-import dev.ragkit.ingest.TokenWindowChunker;
+import dev.ragkit.chunk.TokenWindowChunker;
 import dev.ragkit.tokens.TokenCounters;
-import dev.ragkit.ingest.SkipReason;
+import dev.ragkit.parse.SkipReason;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.ragkit.cli;
 
 import dev.ragkit.error.RagException;
-import dev.ragkit.ingest.Embedders;
+import dev.ragkit.embedding.Embedders;
 import dev.ragkit.store.StoreException;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import java.io.IOException;

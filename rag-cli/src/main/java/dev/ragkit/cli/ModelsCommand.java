@@ -1,8 +1,8 @@
 package dev.ragkit.cli;
 
-import dev.ragkit.ingest.Embedders;
-import dev.ragkit.langchain4j.InProcessEmbedderProvider;
-import dev.ragkit.langchain4j.InProcessEmbedderProvider.Artifact;
+import dev.ragkit.embedding.Embedders;
+import dev.ragkit.onnx.InProcessEmbedderProvider;
+import dev.ragkit.onnx.InProcessEmbedderProvider.Artifact;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;

@@ -71,7 +71,7 @@ final class EmbedderCliTest {
     void aSnapshotThatRecordsNoEmbedderIsTakenAsMadeByTheOldDefault() throws IOException {
         java.nio.file.Files.createDirectories(cwd.resolve(".ragkit"));
         try (var store = dev.ragkit.store.inmemory.InMemoryDocumentStore.builder().build()) {
-            dev.ragkit.ingest.Indexer.builder().store(store).embedder(dev.ragkit.ingest.Embedders.load(
+            dev.ragkit.ingest.Indexer.builder().store(store).embedder(dev.ragkit.embedding.Embedders.load(
                     CliIndex.LEGACY_EMBEDDER)).tenant("default").pathPrefix("docs/").build().index(cwd.resolve("docs"));
             store.save(cwd.resolve(".ragkit/index.bin"));
         }

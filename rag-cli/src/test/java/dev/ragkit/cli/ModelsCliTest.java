@@ -2,9 +2,9 @@ package dev.ragkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ragkit.ingest.Embedders;
-import dev.ragkit.langchain4j.InProcessEmbedderProvider;
-import dev.ragkit.langchain4j.InProcessEmbedderProvider.Artifact;
+import dev.ragkit.embedding.Embedders;
+import dev.ragkit.onnx.InProcessEmbedderProvider;
+import dev.ragkit.onnx.InProcessEmbedderProvider.Artifact;
 import java.io.File;
 import java.io.IOException;
 import java.net.JarURLConnection;

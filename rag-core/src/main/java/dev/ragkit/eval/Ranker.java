@@ -1,7 +1,7 @@
 package dev.ragkit.eval;
 
-import dev.ragkit.ingest.Embedder;
-import dev.ragkit.ingest.SimilarityScale;
+import dev.ragkit.embedding.Embedder;
+import dev.ragkit.embedding.SimilarityScale;
 import dev.ragkit.retrieval.RelevanceModel;
 import dev.ragkit.retrieval.Reranker;
 import dev.ragkit.retrieval.RetrievalOptions;

@@ -2,7 +2,7 @@ package dev.ragkit.eval;
 
 import dev.ragkit.tokens.TokenCounter;
 import dev.ragkit.tokens.TokenCounters;
-import dev.ragkit.ingest.Embedder;
+import dev.ragkit.embedding.Embedder;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;

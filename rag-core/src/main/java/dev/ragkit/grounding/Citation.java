@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  *                     or {@code null} when it was not matched
  * @param snippet      the first 200 characters of the cited text, with {@code ...} appended when cut
  * @param snippetFull  the first 1,000 characters of the cited text (for display; keep it out of logs)
- * @param pageLabel    what a page of the document is, from its {@value dev.ragkit.ingest.ParsedDocument#PAGE_LABEL}
+ * @param pageLabel    what a page of the document is, from its {@value dev.ragkit.parse.ParsedDocument#PAGE_LABEL}
  *                     metadata: {@code slide}, {@code sheet}, or {@code null} for a page
  */
 public record Citation(String sourceId, String documentId, String documentName, String path, int chunkIndex,

@@ -1,6 +1,6 @@
 package dev.ragkit.grounding;
 
-import dev.ragkit.ingest.ParsedDocument;
+import dev.ragkit.parse.ParsedDocument;
 import dev.ragkit.prompt.ContextBlock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,19 @@
 package dev.ragkit.ingest;
 
+import dev.ragkit.chunk.Chunker;
+import dev.ragkit.chunk.TextChunk;
+import dev.ragkit.chunk.TokenWindowChunker;
+import dev.ragkit.embedding.Embedder;
+import dev.ragkit.embedding.EmbeddingCheck;
+import dev.ragkit.parse.ContentSniffer;
+import dev.ragkit.parse.DocumentParser;
+import dev.ragkit.parse.DocumentParsers;
+import dev.ragkit.parse.DocumentPaths;
+import dev.ragkit.parse.DocumentSkippedException;
+import dev.ragkit.parse.DocumentSource;
+import dev.ragkit.parse.ParsedDocument;
+import dev.ragkit.parse.SkipReason;
+
 import dev.ragkit.error.IngestException;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;

@@ -1,5 +1,10 @@
 package dev.ragkit.ingest;
 
+import dev.ragkit.internal.DocumentFiles;
+import dev.ragkit.parse.DocumentSkippedException;
+import dev.ragkit.parse.DocumentSource;
+import dev.ragkit.parse.SkipReason;
+
 import dev.ragkit.error.IngestException;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.StoredDocument;

@@ -1,5 +1,10 @@
 package dev.ragkit.ingest;
 
+import dev.ragkit.parse.DocumentParser;
+import dev.ragkit.parse.DocumentParsers;
+import dev.ragkit.parse.DocumentPaths;
+import dev.ragkit.parse.SkipReason;
+
 import dev.ragkit.error.IngestException;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

@@ -1,5 +1,7 @@
 package dev.ragkit.ingest;
 
+import dev.ragkit.parse.SkipReason;
+
 import dev.ragkit.error.IngestException;
 
 /**

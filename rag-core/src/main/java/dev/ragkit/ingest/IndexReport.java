@@ -1,5 +1,9 @@
 package dev.ragkit.ingest;
 
+import dev.ragkit.chunk.TokenWindowChunker;
+import dev.ragkit.embedding.Embedder;
+import dev.ragkit.parse.SkipReason;
+
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;

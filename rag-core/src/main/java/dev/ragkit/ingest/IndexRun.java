@@ -1,5 +1,7 @@
 package dev.ragkit.ingest;
 
+import dev.ragkit.embedding.Embedder;
+
 import dev.ragkit.error.IngestException;
 import dev.ragkit.store.StoredChunk;
 import java.time.Duration;

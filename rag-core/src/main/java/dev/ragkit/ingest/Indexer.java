@@ -1,5 +1,13 @@
 package dev.ragkit.ingest;
 
+import dev.ragkit.chunk.Chunker;
+import dev.ragkit.chunk.TokenWindowChunker;
+import dev.ragkit.embedding.CachingEmbedder;
+import dev.ragkit.embedding.Embedder;
+import dev.ragkit.parse.DocumentParser;
+import dev.ragkit.parse.DocumentParsers;
+import dev.ragkit.parse.DocumentPaths;
+
 import dev.ragkit.audit.AuditFailurePolicy;
 import dev.ragkit.audit.AuditOperation;
 import dev.ragkit.audit.AuditOutcome;

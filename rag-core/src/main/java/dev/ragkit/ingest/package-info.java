@@ -1,6 +1,6 @@
 /**
- * Ingestion: markdown parsing ({@link dev.ragkit.ingest.MarkdownDocumentParser}), chunking
- * ({@link dev.ragkit.ingest.Chunker}), embedding ({@link dev.ragkit.ingest.Embedder}) and indexing a folder
+ * Ingestion: markdown parsing ({@link dev.ragkit.parse.MarkdownDocumentParser}), chunking
+ * ({@link dev.ragkit.chunk.Chunker}), embedding ({@link dev.ragkit.embedding.Embedder}) and indexing a folder
  * into a {@link dev.ragkit.store.DocumentStore} ({@link dev.ragkit.ingest.Indexer}).
  */
 @NullMarked

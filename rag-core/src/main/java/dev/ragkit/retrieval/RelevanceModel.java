@@ -1,6 +1,6 @@
 package dev.ragkit.retrieval;
 
-import dev.ragkit.ingest.SimilarityScale;
+import dev.ragkit.embedding.SimilarityScale;
 import dev.ragkit.store.SearchHit;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.ragkit.retrieval;
 
-import dev.ragkit.ingest.SimilarityScale;
+import dev.ragkit.embedding.SimilarityScale;
 import dev.ragkit.internal.QueryTerms;
 import dev.ragkit.internal.Sentences;
 import dev.ragkit.store.SearchHit;

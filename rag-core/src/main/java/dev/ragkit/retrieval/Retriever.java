@@ -3,8 +3,8 @@ package dev.ragkit.retrieval;
 import dev.ragkit.audit.AuditFailurePolicy;
 import dev.ragkit.audit.AuditSink;
 import dev.ragkit.audit.QueryRedaction;
-import dev.ragkit.ingest.CachingEmbedder;
-import dev.ragkit.ingest.Embedder;
+import dev.ragkit.embedding.CachingEmbedder;
+import dev.ragkit.embedding.Embedder;
 import dev.ragkit.internal.SetOnce;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
@@ -104,7 +104,7 @@ public interface Retriever {
 
         /**
          * @param model how hits become relevances; default {@link RelevanceModel#calibrated} on the embedder's
-         *              {@link dev.ragkit.ingest.SimilarityScale} (measured on first use when the embedder states none)
+         *              {@link dev.ragkit.embedding.SimilarityScale} (measured on first use when the embedder states none)
          * @return this builder
          */
         public Builder relevanceModel(RelevanceModel model) {

@@ -3,7 +3,7 @@ package dev.ragkit.eval;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ragkit.ingest.Embedder;
+import dev.ragkit.embedding.Embedder;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;

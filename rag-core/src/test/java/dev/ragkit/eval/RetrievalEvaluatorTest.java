@@ -81,7 +81,7 @@ final class RetrievalEvaluatorTest {
         Files.writeString(data.resolve("qrels/test.tsv"), "query-id\tcorpus-id\tscore\nq1\td1\t1\n");
         List<Integer> batchSizes = new java.util.ArrayList<>();
         HashedBagOfWordsEmbedder base = new HashedBagOfWordsEmbedder("toy", 16);
-        dev.ragkit.ingest.Embedder rejectingBlank = new dev.ragkit.ingest.Embedder() {
+        dev.ragkit.embedding.Embedder rejectingBlank = new dev.ragkit.embedding.Embedder() {
             @Override
             public float[][] embed(List<String> texts) {
                 texts.forEach(t -> assertThat(t).isNotBlank());

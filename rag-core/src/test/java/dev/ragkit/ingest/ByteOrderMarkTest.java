@@ -1,5 +1,8 @@
 package dev.ragkit.ingest;
 
+import dev.ragkit.parse.ContentSniffer;
+import dev.ragkit.parse.DocumentSource;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,16 @@
 package dev.ragkit.ingest;
 
+import dev.ragkit.testing.RecordingEmbedder;
+
+import dev.ragkit.parse.ContentSniffer;
+import dev.ragkit.parse.DocumentParser;
+import dev.ragkit.parse.DocumentParsers;
+import dev.ragkit.parse.DocumentSkippedException;
+import dev.ragkit.parse.DocumentSource;
+import dev.ragkit.parse.ParsedDocument;
+import dev.ragkit.parse.SkipReason;
+import dev.ragkit.parse.TextDocumentParser;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;

@@ -1,5 +1,15 @@
 package dev.ragkit.ingest;
 
+import dev.ragkit.testing.RecordingEmbedder;
+
+import dev.ragkit.chunk.Chunker;
+import dev.ragkit.chunk.TextChunk;
+import dev.ragkit.chunk.TokenWindowChunker;
+import dev.ragkit.embedding.CachingEmbedder;
+import dev.ragkit.embedding.Embedder;
+import dev.ragkit.parse.MarkdownDocumentParser;
+import dev.ragkit.parse.SkipReason;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;

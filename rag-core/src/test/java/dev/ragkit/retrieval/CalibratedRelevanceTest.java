@@ -3,7 +3,7 @@ package dev.ragkit.retrieval;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.ragkit.ingest.SimilarityScale;
+import dev.ragkit.embedding.SimilarityScale;
 import dev.ragkit.store.SearchHit;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;

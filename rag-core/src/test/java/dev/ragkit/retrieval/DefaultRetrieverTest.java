@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.ragkit.ingest.Embedder;
+import dev.ragkit.embedding.Embedder;
 import dev.ragkit.store.MetadataFilter;
 import dev.ragkit.store.PromotionLevel;
 import dev.ragkit.store.Scope;
@@ -445,7 +445,7 @@ final class DefaultRetrieverTest {
 
     @Test
     void build_settingsThatWouldBeIgnored_failNamingThem() {
-        dev.ragkit.ingest.Embedder caching = dev.ragkit.ingest.CachingEmbedder.of(
+        dev.ragkit.embedding.Embedder caching = dev.ragkit.embedding.CachingEmbedder.of(
                 new dev.ragkit.testing.HashedBagOfWordsEmbedder("toy", 4));
         assertThatThrownBy(() -> Retriever.builder().store(store).embedder(caching).queryCacheSize(10).build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("caches already");

@@ -1,6 +1,6 @@
 package dev.ragkit.testing;
 
-import dev.ragkit.ingest.Embedder;
+import dev.ragkit.embedding.Embedder;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;

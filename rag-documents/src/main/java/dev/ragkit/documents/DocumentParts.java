@@ -1,7 +1,7 @@
 package dev.ragkit.documents;
 
-import dev.ragkit.ingest.DocumentSource;
-import dev.ragkit.ingest.ParsedDocument;
+import dev.ragkit.parse.DocumentSource;
+import dev.ragkit.parse.ParsedDocument;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

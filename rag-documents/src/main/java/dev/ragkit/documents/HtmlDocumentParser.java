@@ -1,11 +1,11 @@
 package dev.ragkit.documents;
 
 import dev.ragkit.error.IngestException;
-import dev.ragkit.ingest.ContentSniffer;
-import dev.ragkit.ingest.DocumentParser;
-import dev.ragkit.ingest.DocumentPaths;
-import dev.ragkit.ingest.DocumentSource;
-import dev.ragkit.ingest.ParsedDocument;
+import dev.ragkit.parse.ContentSniffer;
+import dev.ragkit.parse.DocumentParser;
+import dev.ragkit.parse.DocumentPaths;
+import dev.ragkit.parse.DocumentSource;
+import dev.ragkit.parse.ParsedDocument;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package dev.ragkit.documents;
 
 import dev.ragkit.error.IngestException;
-import dev.ragkit.ingest.DocumentSkippedException;
-import dev.ragkit.ingest.SkipReason;
+import dev.ragkit.parse.DocumentSkippedException;
+import dev.ragkit.parse.SkipReason;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import org.apache.poi.poifs.filesystem.DirectoryNode;

@@ -1,14 +1,14 @@
 package dev.ragkit.documents;
 
 import dev.ragkit.error.IngestException;
-import dev.ragkit.ingest.ContentSniffer;
-import dev.ragkit.ingest.DocumentParser;
-import dev.ragkit.ingest.DocumentParsers;
-import dev.ragkit.ingest.DocumentPaths;
-import dev.ragkit.ingest.DocumentSkippedException;
-import dev.ragkit.ingest.DocumentSource;
-import dev.ragkit.ingest.ParsedDocument;
-import dev.ragkit.ingest.SkipReason;
+import dev.ragkit.parse.ContentSniffer;
+import dev.ragkit.parse.DocumentParser;
+import dev.ragkit.parse.DocumentParsers;
+import dev.ragkit.parse.DocumentPaths;
+import dev.ragkit.parse.DocumentSkippedException;
+import dev.ragkit.parse.DocumentSource;
+import dev.ragkit.parse.ParsedDocument;
+import dev.ragkit.parse.SkipReason;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.ragkit.documents;
 
-import dev.ragkit.ingest.DocumentSource;
+import dev.ragkit.parse.DocumentSource;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

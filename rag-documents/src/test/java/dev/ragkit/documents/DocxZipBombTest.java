@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ragkit.error.IngestException;
-import dev.ragkit.ingest.DocumentSource;
+import dev.ragkit.parse.DocumentSource;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;

@@ -1,6 +1,6 @@
 package dev.ragkit.documents;
 
-import dev.ragkit.ingest.DocumentSource;
+import dev.ragkit.parse.DocumentSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -2,10 +2,10 @@ package dev.ragkit.documents;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ragkit.ingest.DocumentSource;
+import dev.ragkit.parse.DocumentSource;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
-import dev.ragkit.ingest.ParsedDocument;
+import dev.ragkit.parse.ParsedDocument;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;

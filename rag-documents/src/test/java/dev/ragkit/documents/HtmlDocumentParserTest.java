@@ -2,8 +2,8 @@ package dev.ragkit.documents;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ragkit.ingest.DocumentSource;
-import dev.ragkit.ingest.ParsedDocument;
+import dev.ragkit.parse.DocumentSource;
+import dev.ragkit.parse.ParsedDocument;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ragkit.error.IngestException;
-import dev.ragkit.ingest.DocumentSource;
-import dev.ragkit.ingest.ParsedDocument;
-import dev.ragkit.ingest.TextChunk;
-import dev.ragkit.ingest.TokenWindowChunker;
+import dev.ragkit.parse.DocumentSource;
+import dev.ragkit.parse.ParsedDocument;
+import dev.ragkit.chunk.TextChunk;
+import dev.ragkit.chunk.TokenWindowChunker;
 import dev.ragkit.tokens.TokenCounters;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
-import dev.ragkit.ingest.SkipReason;
+import dev.ragkit.parse.SkipReason;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import dev.ragkit.testing.HashedBagOfWordsEmbedder;

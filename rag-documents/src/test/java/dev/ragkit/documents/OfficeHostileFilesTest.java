@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ragkit.error.IngestException;
-import dev.ragkit.ingest.DocumentParser;
-import dev.ragkit.ingest.DocumentSkippedException;
-import dev.ragkit.ingest.DocumentSource;
+import dev.ragkit.parse.DocumentParser;
+import dev.ragkit.parse.DocumentSkippedException;
+import dev.ragkit.parse.DocumentSource;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
-import dev.ragkit.ingest.ParsedDocument;
-import dev.ragkit.ingest.SkipReason;
+import dev.ragkit.parse.ParsedDocument;
+import dev.ragkit.parse.SkipReason;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import java.io.ByteArrayOutputStream;

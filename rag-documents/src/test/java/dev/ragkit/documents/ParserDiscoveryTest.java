@@ -2,9 +2,9 @@ package dev.ragkit.documents;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ragkit.ingest.ContentSniffer;
-import dev.ragkit.ingest.DocumentParser;
-import dev.ragkit.ingest.DocumentParsers;
+import dev.ragkit.parse.ContentSniffer;
+import dev.ragkit.parse.DocumentParser;
+import dev.ragkit.parse.DocumentParsers;
 import org.junit.jupiter.api.Test;
 
 /** The module's parsers are found by ServiceLoader beside rag-core's own, by extension and by content kind. */

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ragkit.error.IngestException;
-import dev.ragkit.ingest.DocumentSkippedException;
-import dev.ragkit.ingest.DocumentSource;
-import dev.ragkit.ingest.ParsedDocument;
-import dev.ragkit.ingest.SkipReason;
+import dev.ragkit.parse.DocumentSkippedException;
+import dev.ragkit.parse.DocumentSource;
+import dev.ragkit.parse.ParsedDocument;
+import dev.ragkit.parse.SkipReason;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

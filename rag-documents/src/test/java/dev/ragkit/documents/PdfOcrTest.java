@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.ragkit.ingest.DocumentSkippedException;
-import dev.ragkit.ingest.DocumentSource;
-import dev.ragkit.ingest.ParsedDocument;
-import dev.ragkit.ingest.SkipReason;
-import dev.ragkit.ingest.TextChunk;
-import dev.ragkit.ingest.TokenWindowChunker;
+import dev.ragkit.parse.DocumentSkippedException;
+import dev.ragkit.parse.DocumentSource;
+import dev.ragkit.parse.ParsedDocument;
+import dev.ragkit.parse.SkipReason;
+import dev.ragkit.chunk.TextChunk;
+import dev.ragkit.chunk.TokenWindowChunker;
 import dev.ragkit.tokens.TokenCounters;
 import java.time.Duration;
 import java.util.List;

@@ -5,7 +5,8 @@ import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.output.Response;
 import dev.ragkit.error.RagException;
-import dev.ragkit.ingest.Embedder;
+import dev.ragkit.embedding.Embedder;
+import dev.ragkit.embedding.EmbeddingCheck;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.ToIntFunction;
@@ -148,7 +149,7 @@ public final class LangChain4jEmbedder implements Embedder {
 
     @Override
     public float[][] embed(List<String> texts) {
-        List<TextSegment> segments = EmbedderInputs.require(texts, "text").stream().map(TextSegment::from).toList();
+        List<TextSegment> segments = EmbeddingCheck.texts(texts, "text").stream().map(TextSegment::from).toList();
         Response<List<Embedding>> response;
         try {
             response = model.embedAll(segments);
@@ -167,7 +168,7 @@ public final class LangChain4jEmbedder implements Embedder {
      */
     @Override
     public float[][] embedQueries(List<String> queries) {
-        EmbedderInputs.require(queries, "query");
+        EmbeddingCheck.texts(queries, "query");
         return embed(queryInstruction.isEmpty() ? queries : queries.stream().map(q -> queryInstruction + q).toList());
     }
 

@@ -4,7 +4,7 @@
  * <p>LangChain4j components inside RagKit:
  * <ul>
  *   <li>{@link dev.ragkit.langchain4j.LangChain4jEmbedder}: any {@code EmbeddingModel} as an
- *       {@link dev.ragkit.ingest.Embedder};</li>
+ *       {@link dev.ragkit.embedding.Embedder};</li>
  *   <li>{@link dev.ragkit.langchain4j.LangChain4jBackend}: any {@code ChatModel} (and optionally a
  *       {@code StreamingChatModel}) as an {@link dev.ragkit.generation.LlmBackend};</li>
  *   <li>{@link dev.ragkit.langchain4j.LangChain4jDocumentStore}: any {@code EmbeddingStore<TextSegment>} as a

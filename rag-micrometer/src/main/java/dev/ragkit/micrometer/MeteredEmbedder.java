@@ -1,7 +1,7 @@
 package dev.ragkit.micrometer;
 
-import dev.ragkit.ingest.Embedder;
-import dev.ragkit.ingest.SimilarityScale;
+import dev.ragkit.embedding.Embedder;
+import dev.ragkit.embedding.SimilarityScale;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

@@ -3,7 +3,7 @@ package dev.ragkit.micrometer;
 import dev.ragkit.error.IngestException;
 import dev.ragkit.ingest.IndexListener;
 import dev.ragkit.ingest.IndexProgress;
-import dev.ragkit.ingest.SkipReason;
+import dev.ragkit.parse.SkipReason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Locale;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.http.HttpSettings;
 import dev.ragkit.http.ModelHttp;
-import dev.ragkit.ingest.Embedder;
+import dev.ragkit.embedding.Embedder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -2,8 +2,8 @@ package dev.ragkit.ollama;
 
 import dev.ragkit.http.HttpSettings;
 import dev.ragkit.http.ProviderSettings;
-import dev.ragkit.ingest.Embedder;
-import dev.ragkit.ingest.EmbedderProvider;
+import dev.ragkit.embedding.Embedder;
+import dev.ragkit.embedding.EmbedderProvider;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 
 /**
  * Every Ollama embedding model as {@code ollama:<model>} (for example {@code ollama:nomic-embed-text}), for
- * {@link dev.ragkit.ingest.Embedders}. Settings (all optional): {@code base-url} (default
+ * {@link dev.ragkit.embedding.Embedders}. Settings (all optional): {@code base-url} (default
  * {@code http://localhost:11434}), {@code timeout-seconds} (per request, 1 to 86,400), {@code connect-timeout-seconds} (default 5), {@code batch-size} (texts per
  * request, 1 to 2,048, default 32), {@code dimension} (checked against every reply; default learned from the first),
  * {@code truncate} ({@code true}/{@code false}: whether Ollama may cut texts over the model's context, default

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ragkit.ingest.Embedder;
-import dev.ragkit.ingest.Embedders;
+import dev.ragkit.embedding.Embedder;
+import dev.ragkit.embedding.Embedders;
 import java.util.List;
 import java.util.Map;
 import mockwebserver3.MockResponse;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ragkit.RagPipeline;
 import dev.ragkit.RagRequest;
 import dev.ragkit.RagResponse;
-import dev.ragkit.ingest.Embedder;
+import dev.ragkit.embedding.Embedder;
 import dev.ragkit.ingest.Indexer;
 import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import dev.ragkit.store.DocumentStore;

@@ -16,7 +16,7 @@ import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.generation.LlmBackendProvider;
 import dev.ragkit.grounding.Action;
 import dev.ragkit.grounding.Citation;
-import dev.ragkit.ingest.Embedder;
+import dev.ragkit.embedding.Embedder;
 import dev.ragkit.micrometer.MicrometerRagListener;
 import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import dev.ragkit.store.DocumentStore;

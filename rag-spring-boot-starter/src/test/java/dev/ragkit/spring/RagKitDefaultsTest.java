@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ragkit.RagConfig;
 import dev.ragkit.RagPipeline;
-import dev.ragkit.ingest.Embedder;
+import dev.ragkit.embedding.Embedder;
 import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import java.io.IOException;
 import java.io.InputStream;

@@ -6,7 +6,7 @@ import dev.ragkit.RagPipeline;
 import dev.ragkit.RagRequest;
 import dev.ragkit.RagResponse;
 import dev.ragkit.grounding.Citation;
-import dev.ragkit.ingest.Embedder;
+import dev.ragkit.embedding.Embedder;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.StoredDocument;

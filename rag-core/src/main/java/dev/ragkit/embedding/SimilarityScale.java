@@ -1,0 +1,141 @@
+package dev.ragkit.embedding;
+
+import dev.ragkit.error.RagException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where an embedder's cosine similarities lie for texts that have nothing to do with each other: their mean
+ * ({@code centre}) and standard deviation ({@code spread}). Each model has its own scale — unrelated texts score
+ * about 0.06 with all-MiniLM-L6-v2 and about 0.40 with bge-small-en-v1.5 — so a raw similarity means nothing until
+ * it is put on this scale: {@link #standardise} says how many spreads above unrelated text a similarity lies, which is
+ * comparable across models. Retrieval turns that into a calibrated relevance.
+ *
+ * <p>An embedder states its scale ({@link Embedder#similarityScale()}); the in-process models ship theirs, measured
+ * as the mean and spread of the cosine between questions and random passages of public question-answering sets (see
+ * docs/design-notes.md). For any other embedder, {@link #of} measures one with {@link #estimate}: 48 questions and
+ * 48 passages on unrelated subjects written for this purpose, every question against every passage of another
+ * subject (2,256 pairs, two embedding calls).
+ *
+ * @param centre the mean cosine similarity of unrelated texts, in [-1, 1)
+ * @param spread their standard deviation, above 0
+ */
+public record SimilarityScale(double centre, double spread) {
+
+    private static final String PAIRS = "/dev/ragkit/retrieval/unrelated-pairs.txt";
+    private static final double MIN_SPREAD = 1e-6;
+    private static final Logger LOG = LoggerFactory.getLogger(SimilarityScale.class);
+
+    /** Validates the arguments. */
+    public SimilarityScale {
+        if (!(centre >= -1 && centre < 1)) {
+            throw new IllegalArgumentException("centre must be a cosine similarity in [-1, 1), got " + centre);
+        }
+        if (!(spread > 0 && spread <= 2)) {
+            throw new IllegalArgumentException("spread must be above 0 and at most 2, got " + spread);
+        }
+    }
+
+    /**
+     * @param similarity a cosine similarity of this embedder
+     * @return how many spreads it lies above unrelated text
+     */
+    public double standardise(double similarity) {
+        return (similarity - centre) / spread;
+    }
+
+    /**
+     * The embedder's own scale, or one measured with {@link #estimate} when it states none.
+     *
+     * @param embedder the embedder
+     * @return its scale
+     * @throws RagException when the embedder fails while measuring
+     */
+    public static SimilarityScale of(Embedder embedder) {
+        SimilarityScale stated = Objects.requireNonNull(embedder, "embedder").similarityScale();
+        return stated != null ? stated : estimate(embedder);
+    }
+
+    /**
+     * Measures an embedder's scale on RagKit's unrelated question and passage pairs: the questions embedded as
+     * queries, the passages as documents, every question against every passage of another subject.
+     *
+     * @param embedder the embedder
+     * @return the measured scale
+     * @throws RagException when the embedder fails; vectors that do not vary between unrelated texts get a scale
+     *                      on which every similarity is near the centre (logged once per estimate)
+     */
+    public static SimilarityScale estimate(Embedder embedder) {
+        Objects.requireNonNull(embedder, "embedder");
+        List<String> questions = new ArrayList<>();
+        List<String> passages = new ArrayList<>();
+        for (String line : pairs()) {
+            if (line.startsWith("Q: ")) {
+                questions.add(line.substring(3));
+            } else if (line.startsWith("P: ")) {
+                passages.add(line.substring(3));
+            }
+        }
+        float[][] q = embedder.embedQueries(questions);
+        float[][] p = embedder.embed(passages);
+        double sum = 0;
+        double squares = 0;
+        int n = 0;
+        for (int i = 0; i < q.length; i++) {
+            for (int j = 0; j < p.length; j++) {
+                if (i != j) {
+                    double c = cosine(q[i], p[j]);
+                    sum += c;
+                    squares += c * c;
+                    n++;
+                }
+            }
+        }
+        double mean = sum / n;
+        double sd = Math.sqrt(Math.max(0, squares / n - mean * mean));
+        if (!(sd > MIN_SPREAD) || !Double.isFinite(mean)) {
+            // Vectors that do not vary (a stand-in model, keyword-only evaluation) say nothing about relevance: a
+            // unit spread puts every similarity near the centre, so the other signals decide.
+            LOG.warn("The embedder {} gives unrelated texts the same similarity (mean {}, spread {}): its "
+                    + "similarities will not count towards relevance", embedder.name(), mean, sd);
+            return new SimilarityScale(Double.isFinite(mean) ? Math.max(-1, Math.min(mean, 0.999)) : 0, 1);
+        }
+        return new SimilarityScale(mean, sd);
+    }
+
+    private static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+            na += a[i] * a[i];
+            nb += b[i] * b[i];
+        }
+        return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
+    }
+
+    private static List<String> pairs() {
+        try (InputStream in = SimilarityScale.class.getResourceAsStream(PAIRS)) {
+            if (in == null) {
+                throw new IllegalStateException(PAIRS + " is missing from rag-core's jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "SimilarityScale[centre %.4f, spread %.4f]", centre, spread);
+    }
+}

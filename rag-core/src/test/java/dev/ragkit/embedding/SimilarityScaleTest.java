@@ -1,0 +1,58 @@
+package dev.ragkit.embedding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import dev.ragkit.testing.HashedBagOfWordsEmbedder;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+final class SimilarityScaleTest {
+
+    @Test
+    void of_embedderStatingItsScale_usesIt_elseMeasuresOneOnUnrelatedText() {
+        SimilarityScale stated = new SimilarityScale(0.4, 0.05);
+        Embedder knows = new HashedBagOfWordsEmbedder("knows", 64) {
+            @Override
+            public SimilarityScale similarityScale() {
+                return stated;
+            }
+        };
+        Embedder unknown = new HashedBagOfWordsEmbedder("unknown", 64);
+
+        assertThat(SimilarityScale.of(knows)).isSameAs(stated);
+        SimilarityScale measured = SimilarityScale.of(unknown);
+        assertThat(measured.centre()).isBetween(-1.0, 1.0);
+        assertThat(measured.spread()).isPositive();
+        assertThat(measured.standardise(measured.centre() + 2 * measured.spread())).isEqualTo(2.0,
+                org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
+    void estimate_vectorsThatDoNotVary_giveAScaleOnWhichEverySimilarityIsNearTheCentre() {
+        Embedder constant = new HashedBagOfWordsEmbedder("constant", 8) {
+            @Override
+            public float[][] embed(List<String> texts) {
+                float[][] out = new float[texts.size()][8];
+                for (float[] v : out) {
+                    v[0] = 1;
+                }
+                return out;
+            }
+        };
+
+        SimilarityScale scale = SimilarityScale.estimate(constant);
+
+        assertThat(scale.spread()).isEqualTo(1.0);
+        assertThat(Math.abs(scale.standardise(1.0))).isLessThan(0.01);
+    }
+
+    @Test
+    void constructor_outOfRange_isRejectedNamingTheValue() {
+        assertThatIllegalArgumentException().isThrownBy(() -> new SimilarityScale(1.5, 0.1))
+                .withMessageContaining("1.5");
+        assertThatIllegalArgumentException().isThrownBy(() -> new SimilarityScale(0.1, 0))
+                .withMessageContaining("spread");
+        assertThatIllegalArgumentException().isThrownBy(() -> new SimilarityScale(Double.NaN, 0.1));
+    }
+}
