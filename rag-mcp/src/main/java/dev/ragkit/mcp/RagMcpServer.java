@@ -130,7 +130,7 @@ public final class RagMcpServer implements AutoCloseable {
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
                 .builder().jsonMapper(tools.jsonMapper()).mcpEndpoint(ENDPOINT)
                 .keepAliveInterval(Duration.ofSeconds(30))
-                .httpHeaderValidator(headers -> guard.securityValidator().validate(headers))
+                .httpHeaderValidator(guard::validate)
                 .maxRequestSize(settings.maxRequestBytes())
                 .sessionSweepInterval(settings.sessionIdleTimeout())
                 .contextExtractor(request -> {
