@@ -51,6 +51,7 @@ final class ServerFixture implements AutoCloseable {
     static final String GLOBEX = "globex";
     static final String ACME_TOKEN = "acme-token-0123456789abcdef";
     static final String GLOBEX_TOKEN = "globex-token-0123456789abcdef";
+    static final String ADMIN = "help@acme.example";
     static final ObjectMapper JSON = new ObjectMapper();
 
     final InMemoryDocumentStore store = InMemoryDocumentStore.builder().dimension(64).build();
@@ -105,7 +106,7 @@ final class ServerFixture implements AutoCloseable {
     ServerFixture start(LlmBackend backend, Consumer<ServerSettings.Builder> settings) {
         RagPipeline.Builder pipeline = RagPipeline.builder().store(store).embedder(embedder).backend(backend)
                 .selfRating(false).auditSink(sink).auditFailurePolicy(AuditFailurePolicy.LOG_AND_CONTINUE)
-                .model(ExtractiveBackend.MODEL);
+                .model(ExtractiveBackend.MODEL).adminEmail(ADMIN);
         ServerSettings.Builder b = ServerSettings.builder().address("127.0.0.1", 0);
         settings.accept(b);
         server = RagServer.builder().pipeline(pipeline.build())
