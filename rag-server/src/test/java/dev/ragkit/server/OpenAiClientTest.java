@@ -59,13 +59,13 @@ final class OpenAiClientTest {
         assertThat(text).contains("ninety days").contains("[1]").contains("Sources:").contains("[1] keys.md")
                 .doesNotContain("SourceId");
         assertThat(completion.choices().get(0).finishReason()).isEqualTo(ChatCompletion.Choice.FinishReason.STOP);
-        JsonValue citations = completion._additionalProperties().get("citations");
+        JsonValue citations = completion._allProperties().get("citations");
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> list = citations.convert(List.class);
         assertThat(list).isNotEmpty();
         assertThat(list.get(0)).containsEntry("path", "keys.md").containsKey("startLine");
         assertThat(((Number) list.get(0).get("number")).intValue()).isEqualTo(1);
-        assertThat(completion._additionalProperties().get("action").convert(String.class)).isEqualTo("CITE");
+        assertThat(completion._allProperties().get("action").convert(String.class)).isEqualTo("CITE");
     }
 
     @Test
@@ -74,7 +74,7 @@ final class OpenAiClientTest {
                 question("What does the canteen serve on Fridays?"));
         String text = completion.choices().get(0).message().content().orElseThrow();
         assertThat(text).contains("Routed: ask " + ADMIN);
-        assertThat(completion._additionalProperties().get("action").convert(String.class)).isEqualTo("ROUTE");
+        assertThat(completion._allProperties().get("action").convert(String.class)).isEqualTo("ROUTE");
     }
 
     @Test
@@ -94,7 +94,7 @@ final class OpenAiClientTest {
         assertThat(text.toString()).isEqualTo(whole);
         ChatCompletionChunk last = chunks.get(chunks.size() - 1);
         assertThat(last.choices().get(0).finishReason()).contains(ChatCompletionChunk.Choice.FinishReason.STOP);
-        assertThat(last._additionalProperties()).containsKey("citations");
+        assertThat(last._allProperties()).containsKey("citations");
     }
 
     @Test
