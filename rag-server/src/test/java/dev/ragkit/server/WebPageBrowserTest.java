@@ -50,14 +50,22 @@ final class WebPageBrowserTest {
         Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
                 "headless Chromium is not installed (needs " + CHROMIUM + " and " + CHROMEDRIVER + "; on Debian: "
                         + "apt-get install chromium chromium-driver); the browser test is skipped");
-        fixture = new ServerFixture(dir).start(new ExtractiveBackend(), b -> b.scope(ServerFixture.ACME,
-                List.of("eng")));
+        fixture = new ServerFixture(dir);
+    }
+
+    private void open(boolean tokens) {
+        if (tokens) {
+            fixture.startWithTokens(new ExtractiveBackend(), b -> { });
+        } else {
+            fixture.start(new ExtractiveBackend(), b -> b.scope(ServerFixture.ACME, List.of("eng")));
+        }
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900");
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(new File(CHROMEDRIVER.toString())).usingAnyFreePort().build();
         browser = new ChromeDriver(service, options);
+        browser.get(fixture.server.url());
     }
 
     @AfterEach
@@ -72,8 +80,8 @@ final class WebPageBrowserTest {
 
     @Test
     void page_streamsTheAnswer_andACitationOpensTheHighlightedLines() throws IOException {
+        open(false);
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
-        browser.get(fixture.server.url());
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("documents"), "keys.md"));
 
         WebElement question = browser.findElement(By.id("question"));
@@ -99,6 +107,25 @@ final class WebPageBrowserTest {
                 "return document.documentElement.scrollWidth > document.documentElement.clientWidth;");
         assertThat(overflow).as("no sideways scrolling on a phone-sized screen").isEqualTo(false);
         shot("phone.png");
+    }
+
+    @Test
+    void page_withTokens_asksForOne_andShowsOnlyThatTokensDocuments() throws IOException {
+        open(true);
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+        WebElement token = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("token")));
+        token.sendKeys(ServerFixture.GLOBEX_TOKEN, Keys.TAB);
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("documents"), "vacation.md"));
+        assertThat(browser.findElement(By.id("documents")).getText()).doesNotContain("keys.md")
+                .doesNotContain("payroll.md");
+
+        // a link to another tenant's document, typed by hand, opens nothing
+        browser.get(fixture.server.url() + "#view=" + fixture.documentId(ServerFixture.ACME, "keys.md")
+                + "&lines=1-9");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("viewer-title"), "Not Found"));
+        assertThat(browser.findElement(By.id("viewer-text")).getText()).isEmpty();
+        assertThat(browser.getPageSource()).doesNotContain("ninety");
+        shot("other-tenant.png");
     }
 
     private void shot(String name) throws IOException {
