@@ -3,12 +3,11 @@ package dev.ragkit.server;
 import dev.ragkit.RagPipeline;
 import dev.ragkit.audit.AuditTrail;
 import dev.ragkit.retrieval.Retriever;
+import dev.ragkit.serving.BindFailures;
 import dev.ragkit.serving.HostOriginCheck;
 import dev.ragkit.store.DocumentStore;
 import jakarta.servlet.DispatcherType;
-import java.net.BindException;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
@@ -86,39 +85,6 @@ public final class RagServer implements AutoCloseable {
         } finally {
             closed.countDown();
         }
-    }
-
-    /**
-     * Why an address could not be served, in one fact and its fix.
-     *
-     * @param host  the address
-     * @param port  the port
-     * @param error what starting threw
-     * @return the message
-     */
-    static String bindFailure(String host, int port, Throwable error) {
-        String shown = (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
-        Throwable root = error;
-        for (Throwable e = error; e != null; e = e.getCause()) {
-            root = e;
-            if (e instanceof BindException) {
-                String os = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
-                if (os.contains("in use")) {
-                    return "cannot serve on " + shown + ": port " + port + " is in use by another program; choose "
-                            + "another port (0 picks a free one)";
-                }
-                if (os.contains("permission denied")) {
-                    return "cannot serve on " + shown + ": this user may not open port " + port + "; choose a port "
-                            + "from 1024 up, e.g. 8080";
-                }
-                if (os.contains("assign requested address")) {
-                    return "cannot serve on " + shown + ": " + host + " is not an address of this machine; give one "
-                            + "of its own, e.g. 127.0.0.1";
-                }
-            }
-        }
-        return "cannot serve on " + shown + " (" + (root.getMessage() != null ? root.getMessage()
-                : root.getClass().getSimpleName()) + ")";
     }
 
     /** Configures and starts a {@link RagServer}. Not thread-safe. */
@@ -218,7 +184,7 @@ public final class RagServer implements AutoCloseable {
                 } catch (Exception ignored) {
                     // already failing
                 }
-                throw new IllegalStateException(bindFailure(s.host(), s.port(), e), e);
+                throw new IllegalStateException(BindFailures.message("HTTP", s.host(), s.port(), e), e);
             }
             return new RagServer(jetty, s);
         }

@@ -339,6 +339,17 @@ final class RagServerTest {
     }
 
     @Test
+    void start_onAPortInUse_saysSoAndHowToFixIt() {
+        ServerFixture f = tokens();
+        int taken = f.server.port();
+        assertThatThrownBy(() -> new ServerFixture(dir.resolve("second")).start(new ExtractiveBackend(),
+                b -> b.address("127.0.0.1", taken).scope(ACME, List.of())))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("cannot serve HTTP on 127.0.0.1:" + taken + ": port " + taken + " is in use by another "
+                        + "program; choose another port (0 picks a free one)");
+    }
+
+    @Test
     void tokensFile_grantsEachTokenItsScope_andBadLinesNameTheLineNotTheToken() throws Exception {
         Path file = Files.writeString(dir.resolve("tokens"), "# token tenant tags\n\n" + ACME_TOKEN + " acme eng\n"
                 + GLOBEX_TOKEN + "\tglobex\n", StandardCharsets.UTF_8);
