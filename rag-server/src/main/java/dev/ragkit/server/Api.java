@@ -389,12 +389,7 @@ final class Api extends HttpServlet {
             if (d.date() != null) {
                 n.put("date", d.date().toString());
             }
-            String indexed = d.metadata().get("indexedAt");
-            if (indexed != null) {
-                n.put("indexedAt", indexed);
-            } else {
-                n.putNull("indexedAt");
-            }
+            n.putNull("indexedAt");             // the index records no indexing time per document yet
         }
         out.put("count", docs.size());
         out.put("tenant", call.grant().tenant());

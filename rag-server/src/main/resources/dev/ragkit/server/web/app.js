@@ -28,7 +28,7 @@
       const td = document.createElement('td');
       td.appendChild(a);
       tr.appendChild(td);
-      for (const v of [d.type, d.pages == null ? '—' : d.pages, d.indexedAt || d.date || 'not recorded']) {
+      for (const v of [d.type, d.pages == null ? '—' : d.pages, d.indexedAt || 'not recorded']) {
         const cell = document.createElement('td');
         text(cell, v);
         tr.appendChild(cell);
