@@ -13,6 +13,8 @@ import dev.ragkit.audit.AuditOperation;
 import dev.ragkit.audit.AuditOutcome;
 import dev.ragkit.audit.AuditRecord;
 import dev.ragkit.generation.ExtractiveBackend;
+import dev.ragkit.store.StoredChunk;
+import dev.ragkit.store.StoredDocument;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -194,6 +196,39 @@ final class RagServerTest {
         assertThat(f.get("/v1/documents/x/view?lines=9-2", ACME_TOKEN).statusCode()).isEqualTo(404);
         assertThat(json(f.get("/v1/documents/" + citation.get("documentId").asText() + "/view?lines=a-b",
                 ACME_TOKEN)).at("/error/code").asText()).isEqualTo("BAD_LINES");
+    }
+
+    @Test
+    void view_pagedDocument_marksTheCitedPage_andTheListCountsPages() {
+        ServerFixture f = tokens();
+        List<String> pages = List.of("Installation guide.\nPlug in the unit.", "Safety.\nNever open the case.");
+        float[][] vectors = f.embedder.embed(pages);
+        StoredDocument manual = StoredDocument.builder().id("0f8fad5b-d9cb-469f-a165-70867728950e").tenant(ACME)
+                .path("manual.pdf").title("Manual").accessTags("eng").charCount(60).build();
+        f.store.upsert(manual, List.of(
+                new StoredChunk(manual.id(), 0, pages.get(0), vectors[0], 8, 1, 2, null, 1),
+                new StoredChunk(manual.id(), 1, pages.get(1), vectors[1], 8, 3, 4, "Safety", 2)));
+        JsonNode listed = json(f.get("/v1/documents", ACME_TOKEN)).get("documents");
+        JsonNode pdf = null;
+        for (JsonNode d : listed) {
+            if (d.get("path").asText().equals("manual.pdf")) {
+                pdf = d;
+            }
+        }
+        assertThat(pdf).isNotNull();
+        assertThat(pdf.get("type").asText()).isEqualTo("pdf");
+        assertThat(pdf.get("pages").asInt()).isEqualTo(2);
+        JsonNode view = json(f.get("/v1/documents/" + manual.id() + "/view?page=2", ACME_TOKEN));
+        List<String> marked = new ArrayList<>();
+        view.get("lines").forEach(l -> {
+            if (l.get("highlight").asBoolean()) {
+                assertThat(l.get("page").asInt()).isEqualTo(2);
+                marked.add(l.get("text").asText());
+            }
+        });
+        assertThat(marked).containsExactly("Safety.", "Never open the case.");
+        assertThat(view.at("/highlight/page").asInt()).isEqualTo(2);
+        assertError(f.get("/v1/documents/" + manual.id() + "/view?page=two", ACME_TOKEN), 400, "BAD_PAGE");
     }
 
     @Test
