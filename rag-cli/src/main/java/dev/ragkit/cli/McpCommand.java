@@ -132,21 +132,9 @@ final class McpCommand extends CliCommand {
 
     /** Reads --http and the options that go with it; the token is read from its file and never shown. */
     private McpHttpSettings httpSettings() {
-        int colon = http.lastIndexOf(':');
-        String host = colon < 1 ? "" : http.substring(0, colon).strip();
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        int port;
-        try {
-            port = Integer.parseInt(http.substring(colon + 1).strip());
-        } catch (RuntimeException e) {
-            port = -1;
-        }
-        if (host.isEmpty() || port < 0 || port > 65_535) {
-            throw new UsageException("--http takes host:port, e.g. 127.0.0.1:8808, got '" + Terminal.line(http)
-                    + "'");
-        }
+        HttpAddress address = HttpAddress.parse(http, "127.0.0.1:8808");
+        String host = address.host();
+        int port = address.port();
         McpHttpSettings.Builder builder = McpHttpSettings.builder();
         try {
             builder.address(host, port);

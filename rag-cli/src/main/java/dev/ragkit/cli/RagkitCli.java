@@ -34,7 +34,7 @@ import picocli.CommandLine.ScopeType;
         footer = "Library warnings and stack traces stay off the console: --log-file keeps them, RAGKIT_DEBUG=1 shows "
                 + "them.",
         subcommands = {IndexCommand.class, AskCommand.class, EvalCommand.class, HealthCommand.class,
-            McpCommand.class, MigrateCommand.class, ModelsCommand.class})
+            McpCommand.class, MigrateCommand.class, ModelsCommand.class, ServeCommand.class})
 public final class RagkitCli implements Runnable {
     /** Success. */
     public static final int OK = 0;

@@ -3,8 +3,9 @@ package dev.ragkit.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ragkit.serving.BearerTokens;
+import dev.ragkit.serving.HostOriginCheck;
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
 import io.modelcontextprotocol.server.transport.HeaderAccessor;
 import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
 import jakarta.servlet.AsyncContext;
@@ -34,10 +35,8 @@ import java.io.PrintWriter;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -48,8 +47,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * What stands between the network and the SDK's Streamable HTTP servlet, for every request, in this order:
  * <ol>
- *   <li>{@code Host} and {@code Origin} through the SDK's {@link DefaultServerTransportSecurityValidator} with this
- *       server's names (403 otherwise: DNS rebinding);</li>
+ *   <li>{@code Host} and {@code Origin} through {@link HostOriginCheck} with this server's names (403 otherwise: DNS rebinding);</li>
  *   <li>the bearer token when the settings require one (401 with {@code WWW-Authenticate} otherwise);</li>
  *   <li>the endpoint path (404), the body size (413), the body as a JSON-RPC message ({@link JsonRpcInput}: 400 with
  *       a JSON-RPC error), the session cap for {@code initialize} (503) and the session's being open (404);</li>
@@ -71,7 +69,7 @@ final class HttpGuard implements Filter {
     private final HttpSessions sessions;
     private final ScheduledExecutorService probes;
     private final IntSupplier port;
-    private volatile @Nullable DefaultServerTransportSecurityValidator validator;
+    private volatile @Nullable HostOriginCheck check;
 
     HttpGuard(McpHttpSettings settings, McpJsonMapper mapper, HttpSessions sessions, ScheduledExecutorService probes,
             IntSupplier port) {
@@ -82,29 +80,27 @@ final class HttpGuard implements Filter {
         this.port = port;
     }
 
-    /**
-     * @return the SDK's Origin and Host validator for this server's names (built once the port is known)
-     */
-    DefaultServerTransportSecurityValidator securityValidator() {
-        DefaultServerTransportSecurityValidator v = validator;
-        if (v == null) {
-            int p = port.getAsInt();
-            DefaultServerTransportSecurityValidator.Builder b = DefaultServerTransportSecurityValidator.builder();
-            for (String name : List.of("localhost", "127.0.0.1", "[::1]")) {
-                b.allowedOrigin("http://" + name + ":" + p).allowedHost(name + ":" + p);
-                if (p == 80) {
-                    b.allowedOrigin("http://" + name).allowedHost(name);
-                }
-            }
-            String bound = settings.host().contains(":") && !settings.host().startsWith("[")
-                    ? "[" + settings.host() + "]" : settings.host();
-            b.allowedHost(bound.toLowerCase(Locale.ROOT) + ":" + p);
-            settings.allowedOrigins().forEach(b::allowedOrigin);
-            settings.allowedHosts().forEach(b::allowedHost);
-            v = b.build();
-            validator = v;
+    /** @return the Origin and Host check for this server's names (built once the port is known) */
+    HostOriginCheck hostOriginCheck() {
+        HostOriginCheck c = check;
+        if (c == null) {
+            c = HostOriginCheck.of(settings.host(), port.getAsInt(), settings.allowedOrigins(),
+                    settings.allowedHosts());
+            check = c;
         }
-        return v;
+        return c;
+    }
+
+    /**
+     * The same check for the SDK's transport, which asks again.
+     *
+     * @param headers the request's headers
+     * @throws ServerTransportSecurityException 403 when the check refuses them
+     */
+    void validate(HeaderAccessor headers) throws ServerTransportSecurityException {
+        if (hostOriginCheck().check(headers.getHeader("Host"), headers.getHeader("Origin")) != null) {
+            throw new ServerTransportSecurityException(403, "Forbidden");
+        }
     }
 
     @Override
@@ -112,11 +108,11 @@ final class HttpGuard implements Filter {
             throws IOException, ServletException {
         HttpServletRequest request = (HttpServletRequest) req;
         HttpServletResponse response = (HttpServletResponse) res;
-        try {
-            securityValidator().validate(new Headers(request));
-        } catch (ServerTransportSecurityException e) {
-            boolean origin = e.getStatusCode() == 403;
-            String value = origin ? request.getHeader("Origin") : request.getHeader("Host");
+        HostOriginCheck.Refusal refusal = hostOriginCheck().check(Collections.list(request.getHeaders("Host")),
+                Collections.list(request.getHeaders("Origin")));
+        if (refusal != null) {
+            boolean origin = refusal.header() == HostOriginCheck.Header.ORIGIN;
+            String value = refusal.value();
             refuse(response, 403, null, JsonRpcInput.TRANSPORT_ERROR, "Forbidden: " + (origin
                     ? "Origin '" + shown(value) + "' may not call this server; allow it with --allow-origin "
                     + shown(value)
@@ -125,9 +121,7 @@ final class HttpGuard implements Filter {
             return;
         }
         if (settings.requiresToken()) {
-            String auth = request.getHeader("Authorization");
-            String token = auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7) ? auth.substring(7).strip()
-                    : null;
+            String token = BearerTokens.fromHeader(request.getHeader("Authorization"));
             if (token == null || !settings.tokenMatches(token)) {
                 response.setHeader("WWW-Authenticate", "Bearer realm=\"ragkit-mcp\""
                         + (token == null ? "" : ", error=\"invalid_token\""));
@@ -327,31 +321,6 @@ final class HttpGuard implements Filter {
             response.getOutputStream().write(bytes);
         } catch (IllegalStateException writerInUse) {
             response.getWriter().write(body.toString());
-        }
-    }
-
-    /** The request's headers for the SDK's validator; {@code Host} compared without letter case. */
-    private static final class Headers implements HeaderAccessor {
-        private final HttpServletRequest request;
-
-        Headers(HttpServletRequest request) {
-            this.request = request;
-        }
-
-        @Override
-        public List<String> getHeader(String name) {
-            List<String> values = Collections.list(request.getHeaders(name));
-            if (!"Host".equalsIgnoreCase(name)) {
-                return values;
-            }
-            List<String> lower = new ArrayList<>();
-            values.forEach(v -> lower.add(v.toLowerCase(Locale.ROOT)));
-            return lower;
-        }
-
-        @Override
-        public List<String> getHeaderNames() {
-            return Collections.list(request.getHeaderNames());
         }
     }
 

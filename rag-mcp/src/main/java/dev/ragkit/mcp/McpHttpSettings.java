@@ -1,12 +1,11 @@
 package dev.ragkit.mcp;
 
+import dev.ragkit.serving.BearerTokens;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +43,6 @@ public final class McpHttpSettings {
     public static final int DEFAULT_IDLE_MINUTES = 10;
     /** The default largest request body, in bytes (4 MiB). */
     public static final int DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
-    private static final int MIN_TOKEN_CHARS = 16;
 
     private final String host;
     private final int port;
@@ -133,15 +131,7 @@ public final class McpHttpSettings {
      */
     boolean tokenMatches(String presented) {
         byte[] expected = tokenSha256;
-        return expected != null && MessageDigest.isEqual(sha256(presented), expected);
-    }
-
-    private static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
+        return expected != null && BearerTokens.matches(presented, expected);
     }
 
     /** @return the settings without the token */
@@ -265,13 +255,7 @@ public final class McpHttpSettings {
          * @return this builder
          */
         public Builder bearerToken(String token) {
-            Objects.requireNonNull(token, "token");
-            String value = token.strip();
-            if (value.length() < MIN_TOKEN_CHARS || value.chars().anyMatch(Character::isWhitespace)) {
-                throw new IllegalArgumentException("the bearer token must be at least " + MIN_TOKEN_CHARS
-                        + " characters without spaces; make one with: openssl rand -hex 32");
-            }
-            this.tokenSha256 = sha256(value);
+            this.tokenSha256 = BearerTokens.digest(BearerTokens.checked(token));
             return this;
         }
 

@@ -1,5 +1,6 @@
 package dev.ragkit.mcp;
 
+import dev.ragkit.serving.BindFailures;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -8,10 +9,8 @@ import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.servlet.DispatcherType;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.BindException;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -130,7 +129,7 @@ public final class RagMcpServer implements AutoCloseable {
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
                 .builder().jsonMapper(tools.jsonMapper()).mcpEndpoint(ENDPOINT)
                 .keepAliveInterval(Duration.ofSeconds(30))
-                .httpHeaderValidator(headers -> guard.securityValidator().validate(headers))
+                .httpHeaderValidator(guard::validate)
                 .maxRequestSize(settings.maxRequestBytes())
                 .sessionSweepInterval(settings.sessionIdleTimeout())
                 .contextExtractor(request -> {
@@ -164,9 +163,7 @@ public final class RagMcpServer implements AutoCloseable {
     }
 
     /**
-     * Why an address could not be served, in one fact and its fix: the port is taken, the port needs privileges, or
-     * the address is not one of this machine's. The operating system's words ({@link BindException}'s message) tell
-     * them apart; anything else is named with Jetty's message.
+     * Why an address could not be served, in one fact and its fix ({@link BindFailures}).
      *
      * @param host  the address
      * @param port  the port
@@ -174,29 +171,7 @@ public final class RagMcpServer implements AutoCloseable {
      * @return the message
      */
     static String bindFailure(String host, int port, Throwable error) {
-        String shown = (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
-        Throwable root = error;
-        for (Throwable e = error; e != null; e = e.getCause()) {
-            root = e;
-            if (!(e instanceof BindException)) {
-                continue;
-            }
-            String os = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
-            if (os.contains("in use")) {
-                return "cannot serve MCP on " + shown + ": port " + port + " is in use by another program; choose "
-                        + "another port (0 picks a free one)";
-            }
-            if (os.contains("permission denied") || os.contains("access permissions")) {
-                return "cannot serve MCP on " + shown + ": this user may not open port " + port + " (ports below 1024 "
-                        + "need administrator rights); choose a port from 1024 up, e.g. 8808";
-            }
-            if (os.contains("assign requested address") || os.contains("not valid in its context")) {
-                return "cannot serve MCP on " + shown + ": " + host + " is not an address of this machine; give one of "
-                        + "its own, e.g. 127.0.0.1";
-            }
-        }
-        return "cannot serve MCP on " + shown + " (" + (root.getMessage() != null ? root.getMessage()
-                : root.getClass().getSimpleName()) + ")";
+        return BindFailures.message("MCP", host, port, error);
     }
 
     private static McpSyncServer build(McpServer.SyncSpecification<?> spec, RagMcpTools tools) {

@@ -20,6 +20,7 @@ import dev.ragkit.grounding.RouteTarget;
 import dev.ragkit.retrieval.RetrievedChunk;
 import dev.ragkit.retrieval.RetrievedContext;
 import dev.ragkit.retrieval.Retriever;
+import dev.ragkit.serving.ResponseJson;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.StoredDocument;
@@ -212,37 +213,13 @@ public final class RagMcpTools {
                     + describe(profile));
         }
         RagResponse response = answer(pipeline, RagRequest.of(question, scope), call.connection());
-        ObjectNode out = JSON.createObjectNode();
-        out.put("answer", response.answer());
-        out.put("action", response.action().name());
-        ObjectNode confidence = out.putObject("confidence");
-        confidence.put("overall", response.confidence().overall());
-        confidence.put("retrieval", response.confidence().retrieval());
-        confidence.put("coverage", response.confidence().coverage());
-        if (response.confidence().selfRating() != null) {
-            confidence.put("selfRating", response.confidence().selfRating());
-        }
-        confidence.put("explanation", response.confidence().explanation());
-        ArrayNode citations = out.putArray("citations");
+        ObjectNode out = ResponseJson.answer(response);
         StringBuilder text = new StringBuilder(response.answer()).append('\n');
         if (!response.citations().isEmpty()) {
             text.append("\nSources:\n");
         }
         int n = 1;
         for (Citation c : response.citations()) {
-            ObjectNode node = citations.addObject();
-            node.put("sourceId", c.sourceId());
-            node.put("path", c.path());
-            node.put("title", c.documentName());
-            node.put("startLine", c.startLine());
-            node.put("endLine", c.endLine());
-            if (c.page() != null) {
-                node.put("page", c.page());
-            }
-            if (c.section() != null) {
-                node.put("section", c.section());
-            }
-            node.put("snippet", c.snippet());
             text.append('[').append(n++).append("] ").append(c.location())
                     .append(c.section() == null ? "" : " · section: " + c.section())
                     .append(" · SourceId ").append(c.sourceId()).append("\n    \"")
@@ -250,18 +227,10 @@ public final class RagMcpTools {
         }
         RouteTarget route = response.routeTo();
         if (route != null) {
-            ObjectNode r = out.putObject("route");
-            r.put("tag", route.tag());
-            r.put("ownerEmail", route.ownerEmail());
-            r.put("reason", route.reason());
-            r.put("fallback", route.fallback());
             String to = route.ownerEmail();
             text.append("\nRouted").append(to == null ? "" : " to " + to).append(": ").append(route.reason())
                     .append('\n');
         }
-        out.put("model", response.modelUsed());
-        ArrayNode flags = out.putArray("flags");
-        response.flags().forEach(f -> flags.add(f.name()));
         text.append("\nConfidence ").append(response.confidence().overall()).append("/100, action ")
                 .append(response.action());
         String unaudited = response.flags().contains(ResponseFlag.AUDIT_NOT_WRITTEN)
