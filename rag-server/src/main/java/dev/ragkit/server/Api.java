@@ -15,6 +15,7 @@ import dev.ragkit.Source;
 import dev.ragkit.audit.AuditOperation;
 import dev.ragkit.audit.AuditOutcome;
 import dev.ragkit.audit.AuditRecord;
+import dev.ragkit.audit.QueryRedaction;
 import dev.ragkit.audit.AuditTrail;
 import dev.ragkit.error.AuditException;
 import dev.ragkit.error.LlmTimeoutException;
@@ -831,20 +832,22 @@ final class Api extends HttpServlet {
     private @Nullable String audit(Call call, String query, List<String> sourceIds, AuditOutcome outcome,
             @Nullable String errorType, Map<String, Long> counts, @Nullable Throwable primary) {
         boolean userText = call.operation() != AuditOperation.LIST;
-        AuditRecord record = new AuditRecord(call.start(), UUID.randomUUID().toString(), call.grant().tenant(),
-                userText ? null : query, AuditRecord.sha256(query), sourceIds, 0,
-                call.operation() == AuditOperation.RETRIEVE ? "retrieval" : "none", null, null,
-                Duration.between(call.start(), clock.instant()).toMillis(), outcome, errorType, call.operation(),
-                counts);
+        AuditRecord record = AuditRecord.builder(call.operation()).timestamp(call.start())
+                .requestId(UUID.randomUUID().toString()).tenant(call.grant().tenant())
+                .query(query, userText ? QueryRedaction.HASH : QueryRedaction.NONE).sourceIds(sourceIds)
+                .model(call.operation() == AuditOperation.RETRIEVE ? "retrieval" : "none")
+                .latencyMillis(Duration.between(call.start(), clock.instant()).toMillis()).outcome(outcome, errorType)
+                .counts(counts).build();
         return audit.write(record, primary);
     }
 
     /** Audits a refused request: its reason code and message, never its text. */
     private void refused(Call call, ApiException e) {
-        AuditRecord record = new AuditRecord(call.start(), UUID.randomUUID().toString(), call.grant().tenant(), null,
-                AuditRecord.sha256(e.code), List.of(), 0, "none", null, null,
-                Duration.between(call.start(), clock.instant()).toMillis(), AuditOutcome.REFUSED, e.code,
-                call.operation(), Map.of(), null, e.getMessage());
+        AuditRecord record = AuditRecord.builder(call.operation()).timestamp(call.start())
+                .requestId(UUID.randomUUID().toString()).tenant(call.grant().tenant())
+                .query(e.code, QueryRedaction.HASH).model("none")
+                .latencyMillis(Duration.between(call.start(), clock.instant()).toMillis())
+                .outcome(AuditOutcome.REFUSED, e.code).reason(e.getMessage()).build();
         try {
             audit.write(record, null);
         } catch (AuditException failed) {
