@@ -30,16 +30,15 @@ final class AuditRecorder {
      * @return the response, flagged {@link ResponseFlag#AUDIT_NOT_WRITTEN} when the record could not be written
      * @throws dev.ragkit.error.AuditException under {@code FAIL_REQUEST} when the sink fails
      */
-    RagResponse answered(Exchange x, RagResponse response) {
-        Plan plan = x.plan();
+    RagResponse answered(Exchange x, Plan plan, RagResponse response) {
         AuditOutcome outcome;
-        if (plan != null && (plan.isFixed() || plan.withoutContext())) {
+        if (plan.isFixed() || plan.withoutContext()) {
             outcome = response.action() == Action.DECLINE ? AuditOutcome.DECLINED : AuditOutcome.EMPTY_CONTEXT;
         } else {
             outcome = response.action() == Action.CITE ? AuditOutcome.ANSWERED : AuditOutcome.ROUTED;
         }
-        String problem = write(x, record(x, outcome, response.action().name(), response.confidence().overall(),
-                null, reason(response)), null);
+        String problem = trail.write(record(x, plan, response.modelUsed(), outcome, response.action().name(),
+                response.confidence().overall(), null, reason(response)), null);
         return problem == null ? response : ResponseBuilder.withFlag(response, ResponseFlag.AUDIT_NOT_WRITTEN);
     }
 
@@ -51,29 +50,29 @@ final class AuditRecorder {
         return response.action() == Action.DECLINE ? response.confidence().explanation() : null;
     }
 
-    /** Audits a failed or cancelled request, unless its record was already written; never hides {@code error}. */
-    void failed(Exchange x, Throwable error) {
-        if (x.audited()) {
-            return;
-        }
+    /**
+     * Audits a failed or cancelled request; never hides {@code error}. The caller writes one record per request: this
+     * or {@link #answered}, never both.
+     *
+     * @param plan the plan, when the failure came after planning; else {@code null}
+     */
+    void failed(Exchange x, @Nullable Plan plan, Throwable error) {
         boolean cancelled = error instanceof CancellationException;
-        write(x, record(x, cancelled ? AuditOutcome.CANCELLED : AuditOutcome.ERROR, null, null,
+        trail.write(record(x, plan, plan != null ? plan.asked().model() : x.requestedModel,
+                cancelled ? AuditOutcome.CANCELLED : AuditOutcome.ERROR, null, null,
                 cancelled ? null : error.getClass().getName(), null), error);
     }
 
-    private @Nullable String write(Exchange x, AuditRecord record, @Nullable Throwable primary) {
-        x.markAudited();
-        return trail.write(record, primary);
-    }
-
-    private AuditRecord record(Exchange x, AuditOutcome outcome, @Nullable String action, @Nullable Integer confidence,
-            @Nullable String errorType, @Nullable String reason) {
-        Prompt p = x.prompt();
+    private AuditRecord record(Exchange x, @Nullable Plan plan, String model, AuditOutcome outcome,
+            @Nullable String action, @Nullable Integer confidence, @Nullable String errorType,
+            @Nullable String reason) {
+        Prompt p = plan == null ? null : plan.prompt();
         RagRequest request = x.request;
         return AuditRecord.builder(AuditOperation.ASK).timestamp(x.timestamp).requestId(request.requestId())
                 .tenant(request.scope().tenant()).query(request.query(), redaction)
                 .sourceIds(p == null ? List.of() : p.sourceIds()).contextTokens(p == null ? 0 : p.contextTokens())
-                .model(x.model()).action(action).confidence(confidence).latencyMillis(x.elapsed().toMillis())
-                .outcome(outcome, errorType).retrievalQuery(x.retrievalQuery(), redaction).reason(reason).build();
+                .model(model).action(action).confidence(confidence).latencyMillis(x.elapsed().toMillis())
+                .outcome(outcome, errorType).retrievalQuery(plan == null ? null : plan.asked().retrievalQuery(),
+                        redaction).reason(reason).build();
     }
 }

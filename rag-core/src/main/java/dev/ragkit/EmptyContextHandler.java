@@ -9,6 +9,7 @@ import dev.ragkit.grounding.Routing;
 import dev.ragkit.prompt.ContextBlock;
 import dev.ragkit.prompt.Prompt;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What a request does when it has no context — retrieval found nothing, or nothing it found fits the budget — as
@@ -21,10 +22,10 @@ final class EmptyContextHandler {
 
     private final EmptyContextPolicy policy;
     private final Router router;
-    private final PromptStage prompts;
+    private final PromptFitter prompts;
     private final CitationExtractor citations;
 
-    EmptyContextHandler(EmptyContextPolicy policy, Router router, PromptStage prompts, CitationExtractor citations) {
+    EmptyContextHandler(EmptyContextPolicy policy, Router router, PromptFitter prompts, CitationExtractor citations) {
         this.policy = policy;
         this.router = router;
         this.prompts = prompts;
@@ -32,33 +33,33 @@ final class EmptyContextHandler {
     }
 
     /**
+     * @param asked           the question as it will be answered
      * @param reason          why there is no context: nothing found, nothing that supports the question (with the
      *                        words no passage mentions), or nothing that fits the budget
      * @param droppedByBudget the blocks that were found but did not fit (empty when nothing was found)
      * @return the plan the policy chooses
      */
-    Plan plan(Exchange x, String reason, List<ContextBlock> droppedByBudget) {
-        x.emptyContextReason(reason);
+    Plan plan(Exchange x, Asked asked, String reason, List<ContextBlock> droppedByBudget) {
         switch (policy) {
             case ANSWER_WITHOUT_CONTEXT: {
-                Prompt p = x.time("budget", () -> prompts.fitWithoutContext(x.model(), x.request));
-                return Plan.withoutContext(p, prompts.chat(x.model(), p), droppedByBudget);
+                Prompt p = x.time("budget", () -> prompts.fitWithoutContext(asked.model(), x.request));
+                return Plan.withoutContext(asked, p, prompts.chat(asked.model(), p), reason, droppedByBudget);
             }
             case DECLINE:
-                return Plan.fixed(fixed(x, RagPipeline.NOT_ENOUGH_INFORMATION, new Routing(Action.DECLINE, null),
-                        reason, droppedByBudget), droppedByBudget);
+                return Plan.fixed(asked, fixed(x, asked, RagPipeline.NOT_ENOUGH_INFORMATION,
+                        new Routing(Action.DECLINE, null), reason, droppedByBudget), reason, droppedByBudget);
             case ROUTE_TO_HUMAN:
             default:
-                return Plan.fixed(fixed(x, RagPipeline.NOT_ENOUGH_INFORMATION_ROUTED,
-                        new Routing(Action.ROUTE, router.toAdministrator(reason)), reason, droppedByBudget),
+                return Plan.fixed(asked, fixed(x, asked, RagPipeline.NOT_ENOUGH_INFORMATION_ROUTED,
+                        new Routing(Action.ROUTE, router.toAdministrator(reason)), reason, droppedByBudget), reason,
                         droppedByBudget);
         }
     }
 
     /** The response to a model's answer without documents: confidence 0, routed to the administrator, flagged. */
-    RagResponse answered(Exchange x, Plan plan, ChatResult result) {
-        String reason = java.util.Objects.requireNonNull(x.emptyContextReason(), "reason");
-        return ResponseBuilder.of(x).answered(plan.requirePrompt(), result)
+    RagResponse answered(Exchange x, Plan plan, Asked asked, ChatResult result) {
+        String reason = Objects.requireNonNull(plan.emptyContextReason(), "reason");
+        return ResponseBuilder.of(x, asked).answered(plan.requirePrompt(), result)
                 .confidence(ConfidenceScore.zero(reason + "; answered without documents"))
                 .routing(new Routing(Action.ROUTE, router.toAdministrator(reason)))
                 .unknownSourceIds(citations.extract(result.text(), List.of()).unknownSourceIds())
@@ -67,9 +68,9 @@ final class EmptyContextHandler {
                 .build();
     }
 
-    private static RagResponse fixed(Exchange x, String answer, Routing routing, String reason,
+    private static RagResponse fixed(Exchange x, Asked asked, String answer, Routing routing, String reason,
             List<ContextBlock> droppedByBudget) {
-        return ResponseBuilder.of(x).answer(answer).confidence(ConfidenceScore.zero(reason)).routing(routing)
+        return ResponseBuilder.of(x, asked).answer(answer).confidence(ConfidenceScore.zero(reason)).routing(routing)
                 .droppedByBudget(droppedByBudget).build();
     }
 }

@@ -1,35 +1,29 @@
 package dev.ragkit;
 
 import dev.ragkit.internal.Timings;
-import dev.ragkit.prompt.Prompt;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.jspecify.annotations.Nullable;
 
 /**
- * One request's state while the pipeline works on it: the model chosen, the time per stage, the prompt sent (for
- * the audit record) and whether the record was written. Confined to the thread working on the request at a time.
+ * One request while the pipeline works on it: the request, when it started, the listener's handle on it, and the
+ * clock of its stages. Nothing a stage decides lives here — each stage returns its result ({@link Asked},
+ * {@link Plan}, the response) to the next. The clock is confined to the thread working on the request at a time.
  */
 final class Exchange {
     final RagRequest request;
     final Instant timestamp;
+    /** The model the request names, or the pipeline's default: what a failure before planning is audited under. */
+    final String requestedModel;
+    final RagListener.Request events;
     private final long start = System.nanoTime();
     private final Timings timings = new Timings();
-    private String model;
-    private @Nullable Prompt prompt;
-    private @Nullable Plan plan;
-    private boolean audited;
-    private @Nullable String retrievalQuery;
-    private @Nullable String emptyContextReason;
-
-    final RagListener.Request events;
 
     Exchange(RagRequest request, Instant timestamp, String defaultModel, RagListener.Request events) {
         this.request = request;
         this.timestamp = timestamp;
-        this.model = request.model() != null ? request.model() : defaultModel;
+        this.requestedModel = request.model() != null ? request.model() : defaultModel;
         this.events = events;
     }
 
@@ -57,57 +51,5 @@ final class Exchange {
 
     Duration elapsed() {
         return Duration.ofNanos(System.nanoTime() - start);
-    }
-
-    /** @return the rewritten question retrieval used, or {@code null} when it used the question as asked */
-    @Nullable String retrievalQuery() {
-        return retrievalQuery;
-    }
-
-    void retrievalQuery(String rewritten) {
-        this.retrievalQuery = rewritten;
-    }
-
-    /** @return why the request has no context, once the empty-context path was taken; else {@code null} */
-    @Nullable String emptyContextReason() {
-        return emptyContextReason;
-    }
-
-    void emptyContextReason(String reason) {
-        this.emptyContextReason = reason;
-    }
-
-    String model() {
-        return model;
-    }
-
-    void model(String chosen) {
-        this.model = chosen;
-        events.modelChosen(chosen);
-    }
-
-    /** @return the prompt sent to the model, or {@code null} before (or without) one */
-    @Nullable Prompt prompt() {
-        return prompt;
-    }
-
-    /** @return the plan, once made */
-    @Nullable Plan plan() {
-        return plan;
-    }
-
-    Plan planned(Plan p) {
-        this.plan = p;
-        this.prompt = p.prompt();
-        return p;
-    }
-
-    /** @return whether the audit record was written (or tried): one record per request */
-    boolean audited() {
-        return audited;
-    }
-
-    void markAudited() {
-        this.audited = true;
     }
 }

@@ -11,36 +11,48 @@ import org.jspecify.annotations.Nullable;
  * What a request will do after retrieval and budgeting: answer with a fixed response (no model call), or send a
  * prompt — with context, or (policy {@code ANSWER_WITHOUT_CONTEXT}) without.
  *
- * @param fixed           the response when no model is asked, else {@code null}
- * @param prompt          the fitted prompt when the model is asked, else {@code null}
- * @param chat            the model call when the model is asked, else {@code null}
- * @param withoutContext  whether the prompt carries no documents (empty-context policy)
- * @param droppedByBudget blocks that were found but did not fit the budget at all (reported with the answer)
+ * @param asked              the question as it will be answered
+ * @param fixed              the response when no model is asked, else {@code null}
+ * @param prompt             the fitted prompt when the model is asked, else {@code null}
+ * @param chat               the model call when the model is asked, else {@code null}
+ * @param emptyContextReason why there is no context (a fixed answer, or a prompt without documents), else
+ *                           {@code null}
+ * @param droppedByBudget    blocks that were found but did not fit the budget at all (reported with the answer)
  */
-record Plan(@Nullable RagResponse fixed, @Nullable Prompt prompt, @Nullable ChatRequest chat, boolean withoutContext,
-        List<ContextBlock> droppedByBudget) {
+record Plan(Asked asked, @Nullable RagResponse fixed, @Nullable Prompt prompt, @Nullable ChatRequest chat,
+        @Nullable String emptyContextReason, List<ContextBlock> droppedByBudget) {
 
     Plan {
+        Objects.requireNonNull(asked, "asked");
         droppedByBudget = List.copyOf(droppedByBudget);
         if ((fixed == null) == (chat == null) || (chat == null) != (prompt == null)) {
             throw new IllegalArgumentException("a plan is either a fixed response or a prompt with its model call");
         }
+        if (fixed != null && emptyContextReason == null) {
+            throw new IllegalArgumentException("a fixed answer says why there is no context");
+        }
     }
 
-    static Plan fixed(RagResponse response, List<ContextBlock> droppedByBudget) {
-        return new Plan(response, null, null, false, droppedByBudget);
+    static Plan fixed(Asked asked, RagResponse response, String reason, List<ContextBlock> droppedByBudget) {
+        return new Plan(asked, response, null, null, reason, droppedByBudget);
     }
 
-    static Plan grounded(Prompt prompt, ChatRequest chat) {
-        return new Plan(null, prompt, chat, false, List.of());
+    static Plan grounded(Asked asked, Prompt prompt, ChatRequest chat) {
+        return new Plan(asked, null, prompt, chat, null, List.of());
     }
 
-    static Plan withoutContext(Prompt prompt, ChatRequest chat, List<ContextBlock> droppedByBudget) {
-        return new Plan(null, prompt, chat, true, droppedByBudget);
+    static Plan withoutContext(Asked asked, Prompt prompt, ChatRequest chat, String reason,
+            List<ContextBlock> droppedByBudget) {
+        return new Plan(asked, null, prompt, chat, reason, droppedByBudget);
     }
 
     boolean isFixed() {
         return fixed != null;
+    }
+
+    /** @return whether the model is asked without documents (empty-context policy) */
+    boolean withoutContext() {
+        return chat != null && emptyContextReason != null;
     }
 
     Prompt requirePrompt() {

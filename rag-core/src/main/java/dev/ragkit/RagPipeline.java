@@ -3,21 +3,13 @@ package dev.ragkit;
 import dev.ragkit.audit.AuditTrail;
 import dev.ragkit.budget.BudgetLimits;
 import dev.ragkit.generation.Cancellable;
-import dev.ragkit.generation.ExtractiveBackend;
-import dev.ragkit.generation.ChatResult;
 import dev.ragkit.generation.HealthStatus;
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.generation.LlmBackends;
 import dev.ragkit.grounding.OwnerDirectory;
 import dev.ragkit.grounding.Router;
-import dev.ragkit.prompt.ContextBlock;
-import dev.ragkit.prompt.ContextBlocks;
-import dev.ragkit.prompt.Prompt;
 import dev.ragkit.prompt.PromptBuilder;
-import dev.ragkit.retrieval.LlmQueryTransformer;
-import dev.ragkit.retrieval.QueryTransformer;
 import dev.ragkit.retrieval.Reranker;
-import dev.ragkit.retrieval.RetrievedContext;
 import dev.ragkit.retrieval.Retriever;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
@@ -29,7 +21,6 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Answers questions from your documents, with citations, or hands them to a human. Thread-safe and stateless per
@@ -64,13 +55,8 @@ public final class RagPipeline implements AutoCloseable {
     private final boolean ownsStore;
     private final LlmBackend backend;
     private final ModelCatalog models;
-    private final Retriever retriever;
-    private final PromptStage prompts;
-    private final EmptyContextHandler emptyContext;
-    private final Grounding grounding;
-    private final AuditRecorder audit;
+    private final RequestFlow flow;
     private final RagListener listener;
-    private final @Nullable QueryTransformer queryTransformer;
     private final Executor executor;
     private final Clock clock;
 
@@ -84,17 +70,18 @@ public final class RagPipeline implements AutoCloseable {
                 new BudgetLimits(1, config.maxResponseTokens(), config.systemPromptTokens(),
                         config.maxHistoryTokens(), config.maxContextTokens(), b.minTruncatedTokens,
                         BudgetLimits.DEFAULT_MESSAGE_OVERHEAD), System::nanoTime);
-        this.retriever = b.retriever != null ? b.retriever : retriever(b, store, config);
-        this.prompts = new PromptStage(models, backend, b.tokenBudget, b.counter, b.promptBuilder != null
+        Retriever retriever = b.retriever != null ? b.retriever : retriever(b, store, config);
+        PromptFitter prompts = new PromptFitter(models, backend, b.tokenBudget, b.counter, b.promptBuilder != null
                 ? b.promptBuilder : b.systemPrompt == null ? PromptBuilder.standard()
                 : PromptBuilder.withSystemPrompt(b.systemPrompt), config.temperature(), b.seed);
         Router router = b.router != null ? b.router : Router.standard(config.confidenceThreshold(),
                 config.adminEmail(), b.ownerDirectory != null ? b.ownerDirectory : OwnerDirectory.none());
-        this.emptyContext = new EmptyContextHandler(b.emptyContextPolicy, router, prompts, b.citationExtractor);
-        this.grounding = new Grounding(backend, b.citationExtractor, b.scorer, b.selfRating, router, b.seed);
-        this.audit = new AuditRecorder(new AuditTrail(b.audit, b.auditFailurePolicy), b.queryRedaction);
+        EmptyContextHandler emptyContext = new EmptyContextHandler(b.emptyContextPolicy, router, prompts,
+                b.citationExtractor);
+        this.flow = new RequestFlow(new Planner(models, backend, b.queryTransformer, retriever, prompts, emptyContext),
+                new Responder(backend, b.citationExtractor, b.scorer, b.selfRating, router, b.seed, emptyContext),
+                new AuditRecorder(new AuditTrail(b.audit, b.auditFailurePolicy), b.queryRedaction));
         this.listener = new SafeListener(b.listener);
-        this.queryTransformer = b.queryTransformer;
         this.executor = b.executor;
         this.clock = b.clock;
     }
@@ -138,15 +125,18 @@ public final class RagPipeline implements AutoCloseable {
      */
     public RagResponse ask(RagRequest request) {
         Exchange x = begin(Objects.requireNonNull(request, "request"));
+        Plan plan = null;
+        RagResponse response;
         try {
-            Plan plan = plan(x);                                          // model → retrieve → budget → prompt
-            RagResponse response = plan.isFixed() ? plan.requireFixed()   // nothing to ask the model
-                    : respond(x, plan, x.time("generate", () -> backend.chat(plan.requireChat())));
-            return finish(x, response);                                   // audit
+            plan = flow.plan(x);                                          // asked → retrieved → budgeted
+            Plan p = plan;
+            response = p.isFixed() ? p.requireFixed()                     // nothing to ask the model
+                    : flow.respond(x, p, x.time("generate", () -> backend.chat(p.requireChat())));
         } catch (RuntimeException | Error e) {
-            fail(x, e);
+            flow.fail(x, plan, e);
             throw e;
         }
+        return flow.finish(x, plan, response);                            // audit
     }
 
     /**
@@ -172,7 +162,7 @@ public final class RagPipeline implements AutoCloseable {
     public Cancellable stream(RagRequest request, RagStreamListener listener) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
-        StreamCall call = new StreamCall(this, backend, executor, begin(request), listener);
+        StreamCall call = new StreamCall(flow, backend, executor, begin(request), listener);
         try {
             executor.execute(call::start);
         } catch (RuntimeException e) {
@@ -184,80 +174,6 @@ public final class RagPipeline implements AutoCloseable {
     /** A request starts: its state, and the listener told. */
     private Exchange begin(RagRequest request) {
         return new Exchange(request, clock.instant(), models.defaultModel(), listener.requestStarted(request));
-    }
-
-    /**
-     * The model (allowed, and the backend has it) → retrieval → the token budget and the prompt; or, when there is
-     * no context, what the empty-context policy plans.
-     */
-    Plan plan(Exchange x) {
-        RagRequest request = x.request;
-        x.model(models.resolve(request));
-        String query = request.history().isEmpty() ? request.query()
-                : x.time("rewrite", () -> queries(x).standalone(request.query(), request.history()));
-        if (!query.equals(request.query())) {
-            x.retrievalQuery(query);
-        }
-        RetrievedContext context = x.time("retrieve",
-                () -> retriever.retrieve(query, request.scope(), request.overrides()));
-        x.events.retrieved(context);
-        boolean supported = !context.relevant().isEmpty() || context.support().supported();
-        List<ContextBlock> candidates = !supported || context.isEmpty() ? List.of() : ContextBlocks.of(context);
-        Plan plan;
-        if (candidates.isEmpty()) {
-            plan = emptyContext.plan(x, context.support().explanation(), List.of());
-        } else {
-            Prompt prompt = x.time("budget", () -> prompts.fit(x.model(), request, candidates));
-            plan = prompt.blocks().isEmpty()
-                    ? emptyContext.plan(x, EmptyContextHandler.NO_CONTEXT_FITS_REASON, prompt.dropped())
-                    : Plan.grounded(prompt, prompts.chat(x.model(), prompt));
-        }
-        if (plan.prompt() != null) {
-            x.events.promptBuilt(plan.prompt());
-        }
-        return x.planned(plan);
-    }
-
-    /**
-     * What makes a follow-up standalone: the configured transformer, else the model (with the key-terms fallback),
-     * else — for extractive answers, where no model can rewrite — the key terms.
-     */
-    private QueryTransformer queries(Exchange x) {
-        if (queryTransformer != null) {
-            return queryTransformer;
-        }
-        return backend instanceof ExtractiveBackend ? QueryTransformer.keyTerms()
-                : new LlmQueryTransformer(backend, x.model(), QueryTransformer.keyTerms());
-    }
-
-    /**
-     * The model's answer grounded: citations, self-rating, confidence and routing (or the without-context answer). An
-     * answer the extractive backend wrote (chosen, or a fallback for a model server that could not be reached) is
-     * reported under its model name, {@value ExtractiveBackend#MODEL}, and flagged
-     * {@link ResponseFlag#EXTRACTIVE_ANSWER}.
-     */
-    RagResponse respond(Exchange x, Plan plan, ChatResult result) {
-        boolean extractive = ExtractiveBackend.MODEL.equals(result.model());
-        if (extractive && !ExtractiveBackend.MODEL.equals(x.model())) {
-            x.model(ExtractiveBackend.MODEL);
-        }
-        x.events.generated(result);
-        RagResponse response = plan.withoutContext() ? emptyContext.answered(x, plan, result)
-                : grounding.ground(x, plan.requirePrompt(), result);
-        return extractive ? ResponseBuilder.withFlag(response, ResponseFlag.EXTRACTIVE_ANSWER) : response;
-    }
-
-    /** The audit record of an answered request; the listener hears of the response. */
-    RagResponse finish(Exchange x, RagResponse response) {
-        RagResponse audited = x.time("audit", () -> audit.answered(x, response));
-        x.events.responded(audited);
-        return audited;
-    }
-
-    /** The audit record of a failed request (unless written already); the listener hears of the failure. */
-    void fail(Exchange x, Throwable error) {
-        audit.failed(x, error);
-        x.events.failed(error);
     }
 
     /**

@@ -17,11 +17,13 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Assembles a {@link RagResponse} by name instead of by position. Starts from the request's id, model, timings and
- * elapsed time; everything else defaults to "nothing" (no citations, no sources, zero tokens).
+ * Assembles a {@link RagResponse} from a request's state: its id, timings and elapsed time, and the model and
+ * retrieval question it was {@link Asked} with; everything else defaults to "nothing" (no citations, no sources,
+ * zero tokens).
  */
 final class ResponseBuilder {
     private final Exchange exchange;
+    private final Asked asked;
     private String answer = "";
     private ConfidenceScore confidence = ConfidenceScore.zero("not scored");
     private List<Citation> citations = List.of();
@@ -36,12 +38,14 @@ final class ResponseBuilder {
     private List<String> unknownSourceIds = List.of();
     private final Set<ResponseFlag> flags = EnumSet.noneOf(ResponseFlag.class);
 
-    private ResponseBuilder(Exchange exchange) {
+    private ResponseBuilder(Exchange exchange, Asked asked) {
         this.exchange = exchange;
+        this.asked = asked;
     }
 
-    static ResponseBuilder of(Exchange exchange) {
-        return new ResponseBuilder(exchange);
+    /** A response to the request of {@code exchange}, as {@code asked} (its model and retrieval question). */
+    static ResponseBuilder of(Exchange exchange, Asked asked) {
+        return new ResponseBuilder(exchange, asked);
     }
 
     ResponseBuilder answer(String text) {
@@ -120,12 +124,12 @@ final class ResponseBuilder {
 
     RagResponse build() {
         return RagResponse.builder().requestId(exchange.request.requestId()).answer(answer).confidence(confidence)
-                .citations(citations).action(action, routeTo).modelUsed(exchange.model())
+                .citations(citations).action(action, routeTo).modelUsed(asked.model())
                 .tokens(contextChunks, contextTokens, promptTokens)
                 .times(exchange.timings().getOrDefault("generate", Duration.ZERO), exchange.elapsed())
                 .sources(Sources.of(used), Sources.linked(used)).budgeted(dropped, truncated)
                 .unknownSourceIds(unknownSourceIds).flags(flags).timings(exchange.timings())
-                .retrievalQuery(exchange.retrievalQuery()).build();
+                .retrievalQuery(asked.retrievalQuery()).build();
     }
 
     /** @return {@code response} with one more flag */

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * call.
  */
 final class StreamCall implements Cancellable {
-    private final RagPipeline pipeline;
+    private final RequestFlow flow;
     private final LlmBackend backend;
     private final Executor executor;
     private final Exchange x;
@@ -27,9 +27,11 @@ final class StreamCall implements Cancellable {
     private boolean done;
     private volatile boolean cancelled;
     private volatile @Nullable Cancellable backendCall;
+    /** The plan, once made: a failure after it is audited with its prompt. */
+    private volatile @Nullable Plan plan;
 
-    StreamCall(RagPipeline pipeline, LlmBackend backend, Executor executor, Exchange x, RagStreamListener out) {
-        this.pipeline = pipeline;
+    StreamCall(RequestFlow flow, LlmBackend backend, Executor executor, Exchange x, RagStreamListener out) {
+        this.flow = flow;
         this.backend = backend;
         this.executor = executor;
         this.x = x;
@@ -42,7 +44,8 @@ final class StreamCall implements Cancellable {
             if (cancelled) {
                 return;
             }
-            Plan plan = pipeline.plan(x);
+            Plan plan = flow.plan(x);
+            this.plan = plan;
             if (cancelled) {
                 return;
             }
@@ -50,7 +53,7 @@ final class StreamCall implements Cancellable {
                 RagResponse fixed = plan.requireFixed();
                 deliver(() -> out.onSources(List.of(), List.of()));
                 deliver(() -> out.onToken(fixed.answer()));
-                complete(fixed);
+                complete(plan, fixed);
                 return;
             }
             List<ContextBlock> used = plan.requirePrompt().blocks();
@@ -95,7 +98,7 @@ final class StreamCall implements Cancellable {
             return;            // cancelled meanwhile: no citations, no rating call
         }
         try {
-            complete(pipeline.respond(x, plan, result));
+            complete(plan, flow.respond(x, plan, result));
         } catch (RuntimeException | Error e) {
             fail(e);
             rethrowIfError(e);
@@ -116,17 +119,16 @@ final class StreamCall implements Cancellable {
         }
     }
 
-    private void complete(RagResponse response) {
+    private void complete(Plan plan, RagResponse response) {
         synchronized (lock) {
             if (done) {
                 return;
             }
             RagResponse audited;
             try {
-                audited = pipeline.finish(x, response);
+                audited = flow.finish(x, plan, response);
             } catch (RuntimeException e) {
-                done = true;
-                pipeline.fail(x, e);            // the listener hears of it; the audit was already tried once
+                done = true;                    // the listener heard of it; the audit was already tried once
                 out.onError(e);
                 return;
             }
@@ -142,7 +144,7 @@ final class StreamCall implements Cancellable {
                 return;
             }
             done = true;
-            pipeline.fail(x, error);
+            flow.fail(x, plan, error);
             out.onError(error);
         }
     }

@@ -37,11 +37,17 @@ final class AuditRecorderTest {
     private final List<AuditRecord> records = new ArrayList<>();
     private final AuditSink sink = records::add;
 
+    private static final Asked ASKED = new Asked("llama3.2", null);
+
+    private static Plan plan(Prompt p) {
+        return Plan.grounded(ASKED, p, new ChatRequest("llama3.2", List.of(ChatMessage.user(QUESTION)), 0.1, 10, 100,
+                null));
+    }
+
     private static RagResponse cited(Exchange x, Prompt p) {
-        x.planned(Plan.grounded(p, new ChatRequest("llama3.2", List.of(ChatMessage.user(QUESTION)), 0.1, 10, 100,
-                null)));
-        return ResponseBuilder.of(x).prompt(p).answer("ok").confidence(new ConfidenceScore(88, 0.9, 0.9, 80, "x"))
-                .routing(new Routing(Action.CITE, null)).build();
+        return ResponseBuilder.of(x, ASKED).prompt(p).answer("ok")
+                .confidence(new ConfidenceScore(88, 0.9, 0.9, 80, "x")).routing(new Routing(Action.CITE, null))
+                .build();
     }
 
     @Test
@@ -50,7 +56,7 @@ final class AuditRecorderTest {
         Prompt p = prompt(QUESTION, List.of(block(document("docs/keys.md", "eng"), KEYS, 0.9)));
 
         RagResponse r = new AuditRecorder(new AuditTrail(sink, AuditFailurePolicy.LOG_AND_CONTINUE),
-                QueryRedaction.HASH).answered(x, cited(x, p));
+                QueryRedaction.HASH).answered(x, plan(p), cited(x, p));
 
         assertThat(r.flags()).doesNotContain(ResponseFlag.AUDIT_NOT_WRITTEN);
         assertThat(records).singleElement().satisfies(rec -> {
@@ -62,7 +68,6 @@ final class AuditRecorderTest {
             assertThat(rec.confidence()).isEqualTo(88);
             assertThat(rec.action()).isEqualTo("CITE");
         });
-        assertThat(x.audited()).isTrue();
     }
 
     @Test
@@ -70,7 +75,7 @@ final class AuditRecorderTest {
         Exchange x = exchange(QUESTION);
 
         new AuditRecorder(new AuditTrail(sink, AuditFailurePolicy.LOG_AND_CONTINUE), QueryRedaction.NONE)
-                .answered(x, cited(x, prompt(QUESTION, List.of(block(document("a.md"), KEYS, 0.5)))));
+                .answered(x, plan(prompt(QUESTION, List.of(block(document("a.md"), KEYS, 0.5)))), cited(x, prompt(QUESTION, List.of(block(document("a.md"), KEYS, 0.5)))));
 
         assertThat(records.get(0).query()).isEqualTo(QUESTION);
     }
@@ -83,7 +88,8 @@ final class AuditRecorderTest {
         };
 
         RagResponse r = new AuditRecorder(new AuditTrail(broken, AuditFailurePolicy.LOG_AND_CONTINUE),
-                QueryRedaction.HASH).answered(x, cited(x, prompt(QUESTION, List.of(block(document("a.md"), KEYS,
+                QueryRedaction.HASH).answered(x, plan(prompt(QUESTION, List.of(block(document("a.md"), KEYS,
+                0.5)))), cited(x, prompt(QUESTION, List.of(block(document("a.md"), KEYS,
                 0.5)))));
 
         assertThat(r.flags()).contains(ResponseFlag.AUDIT_NOT_WRITTEN);
@@ -96,10 +102,11 @@ final class AuditRecorderTest {
         AuditSink broken = rec -> {
             throw new AuditException("No space left on device");
         };
-        RagResponse response = cited(x, prompt(QUESTION, List.of(block(document("a.md"), KEYS, 0.5))));
+        Prompt p = prompt(QUESTION, List.of(block(document("a.md"), KEYS, 0.5)));
+        RagResponse response = cited(x, p);
 
         assertThatThrownBy(() -> new AuditRecorder(new AuditTrail(broken, AuditFailurePolicy.FAIL_REQUEST),
-                QueryRedaction.HASH).answered(x, response))
+                QueryRedaction.HASH).answered(x, plan(p), response))
                 .isInstanceOf(AuditException.class)
                 .hasMessageContaining("No space left on device")
                 .hasMessageContaining("LOG_AND_CONTINUE");
@@ -112,7 +119,8 @@ final class AuditRecorderTest {
         Exchange x = exchange(QUESTION);
         try (AuditSink full = AuditSink.jsonLines(Path.of("/dev/full"))) {
             RagResponse r = new AuditRecorder(new AuditTrail(full, AuditFailurePolicy.LOG_AND_CONTINUE),
-                    QueryRedaction.HASH).answered(x, cited(x, prompt(QUESTION, List.of(block(document("a.md"), KEYS,
+                    QueryRedaction.HASH).answered(x, plan(prompt(QUESTION, List.of(block(document("a.md"), KEYS,
+                    0.5)))), cited(x, prompt(QUESTION, List.of(block(document("a.md"), KEYS,
                     0.5)))));
 
             assertThat(r.flags()).contains(ResponseFlag.AUDIT_NOT_WRITTEN);
@@ -125,7 +133,7 @@ final class AuditRecorderTest {
         Exchange x = exchange(QUESTION);
 
         new AuditRecorder(new AuditTrail(sink, AuditFailurePolicy.LOG_AND_CONTINUE), QueryRedaction.HASH)
-                .failed(x, new LlmTimeoutException("slow"));
+                .failed(x, null, new LlmTimeoutException("slow"));
 
         assertThat(records).singleElement().satisfies(rec -> {
             assertThat(rec.outcome()).isEqualTo(AuditOutcome.ERROR);
@@ -137,22 +145,27 @@ final class AuditRecorderTest {
     @Test
     void failed_cancellation_isRecordedAsCancelled() {
         new AuditRecorder(new AuditTrail(sink, AuditFailurePolicy.LOG_AND_CONTINUE), QueryRedaction.HASH)
-                .failed(exchange(QUESTION), new CancellationException());
+                .failed(exchange(QUESTION), null, new CancellationException());
 
         assertThat(records.get(0).outcome()).isEqualTo(AuditOutcome.CANCELLED);
         assertThat(records.get(0).errorType()).isNull();
     }
 
     @Test
-    void failed_afterTheAnswerWasAudited_writesNoSecondRecord() {
+    void failed_afterPlanning_recordsThePromptsSourcesAndTheRewrittenQuestion() {
         Exchange x = exchange(QUESTION);
-        AuditRecorder recorder = new AuditRecorder(new AuditTrail(sink, AuditFailurePolicy.LOG_AND_CONTINUE),
-                QueryRedaction.HASH);
-        recorder.answered(x, cited(x, prompt(QUESTION, List.of(block(document("a.md"), KEYS, 0.5)))));
+        Prompt p = prompt(QUESTION, List.of(block(document("a.md"), KEYS, 0.5)));
+        Plan planned = Plan.grounded(new Asked("llama3.2", "how often do keys rotate"), p,
+                new ChatRequest("llama3.2", List.of(ChatMessage.user(QUESTION)), 0.1, 10, 100, null));
 
-        recorder.failed(x, new IllegalStateException("listener blew up"));
+        new AuditRecorder(new AuditTrail(sink, AuditFailurePolicy.LOG_AND_CONTINUE), QueryRedaction.NONE)
+                .failed(x, planned, new IllegalStateException("the model server went away"));
 
-        assertThat(records).hasSize(1);
+        assertThat(records).singleElement().satisfies(rec -> {
+            assertThat(rec.outcome()).isEqualTo(AuditOutcome.ERROR);
+            assertThat(rec.sourceIds()).isEqualTo(p.sourceIds());
+            assertThat(rec.retrievalQuery()).isEqualTo("how often do keys rotate");
+        });
     }
 
     @Test
@@ -163,7 +176,7 @@ final class AuditRecorderTest {
         LlmTimeoutException error = new LlmTimeoutException("slow");
 
         new AuditRecorder(new AuditTrail(broken, AuditFailurePolicy.FAIL_REQUEST), QueryRedaction.HASH)
-                .failed(exchange(QUESTION), error);
+                .failed(exchange(QUESTION), null, error);
 
         assertThat(error.getSuppressed()).singleElement().isInstanceOf(AuditException.class);
     }

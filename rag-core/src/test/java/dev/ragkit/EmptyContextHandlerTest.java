@@ -23,9 +23,11 @@ import org.junit.jupiter.api.Test;
 
 final class EmptyContextHandlerTest {
     private final RecordingBackend backend = RecordingBackend.answering(r -> "unused", "90");
-    private final PromptStage prompts = new PromptStage(new ModelCatalog(backend, "llama3.2", null, Map.of(),
+    private final PromptFitter prompts = new PromptFitter(new ModelCatalog(backend, "llama3.2", null, Map.of(),
             BudgetLimits.defaults(1), System::nanoTime), backend, null, null, PromptBuilder.standard(), 0.1, null);
     private final Router router = Router.standard(60, "admin@acme.test", OwnerDirectory.none());
+
+    private static final Asked ASKED = new Asked("llama3.2", null);
 
     private EmptyContextHandler handler(EmptyContextPolicy policy) {
         return new EmptyContextHandler(policy, router, prompts, CitationExtractor.standard());
@@ -34,7 +36,7 @@ final class EmptyContextHandlerTest {
     @Test
     void plan_routeToHumanWithNothingFound_isAFixedAnswerRoutedToTheAdministrator() {
         Plan plan = handler(EmptyContextPolicy.ROUTE_TO_HUMAN)
-                .plan(exchange("q"), EmptyContextHandler.NO_DOCUMENTS_REASON, List.of());
+                .plan(exchange("q"), ASKED, EmptyContextHandler.NO_DOCUMENTS_REASON, List.of());
 
         RagResponse r = plan.requireFixed();
         assertThat(r.answer()).isEqualTo(RagPipeline.NOT_ENOUGH_INFORMATION_ROUTED);
@@ -50,7 +52,7 @@ final class EmptyContextHandlerTest {
         ContextBlock big = block(document("docs/keys.md"), KEYS, 0.8);
 
         RagResponse r = handler(EmptyContextPolicy.ROUTE_TO_HUMAN)
-                .plan(exchange("q"), EmptyContextHandler.NO_CONTEXT_FITS_REASON, List.of(big)).requireFixed();
+                .plan(exchange("q"), ASKED, EmptyContextHandler.NO_CONTEXT_FITS_REASON, List.of(big)).requireFixed();
 
         assertThat(r.routeTo().reason()).contains(EmptyContextHandler.NO_CONTEXT_FITS_REASON);
         assertThat(r.droppedSources()).containsExactly(big.sourceId());
@@ -60,7 +62,7 @@ final class EmptyContextHandlerTest {
     @Test
     void plan_decline_declinesWithoutRouting() {
         RagResponse r = handler(EmptyContextPolicy.DECLINE)
-                .plan(exchange("q"), EmptyContextHandler.NO_DOCUMENTS_REASON, List.of()).requireFixed();
+                .plan(exchange("q"), ASKED, EmptyContextHandler.NO_DOCUMENTS_REASON, List.of()).requireFixed();
 
         assertThat(r.action()).isEqualTo(Action.DECLINE);
         assertThat(r.routeTo()).isNull();
@@ -72,13 +74,13 @@ final class EmptyContextHandlerTest {
         EmptyContextHandler handler = handler(EmptyContextPolicy.ANSWER_WITHOUT_CONTEXT);
         Exchange x = exchange("How often should keys rotate?");
 
-        Plan plan = handler.plan(x, EmptyContextHandler.NO_DOCUMENTS_REASON, List.of());
-        RagResponse r = handler.answered(x, plan, new ChatResult("Often [SourceId: "
+        Plan plan = handler.plan(x, ASKED, EmptyContextHandler.NO_DOCUMENTS_REASON, List.of());
+        RagResponse r = handler.answered(x, plan, ASKED, new ChatResult("Often [SourceId: "
                 + "00000000-0000-0000-0000-000000000000:1].", "llama3.2", FinishReason.STOP, null, null,
                 Duration.ZERO));
 
         assertThat(plan.withoutContext()).isTrue();
-        assertThat(plan.requireChat().messages().get(0).content()).isEqualTo(PromptStage.WITHOUT_CONTEXT_RULES);
+        assertThat(plan.requireChat().messages().get(0).content()).isEqualTo(PromptFitter.WITHOUT_CONTEXT_RULES);
         assertThat(r.flags()).contains(ResponseFlag.ANSWERED_WITHOUT_CONTEXT, ResponseFlag.UNKNOWN_SOURCE_IDS);
         assertThat(r.grounded()).isFalse();
         assertThat(r.action()).isEqualTo(Action.ROUTE);

@@ -286,7 +286,7 @@ final class RagPipelineTest {
                 .ask(RagRequest.of("How often should keys rotate?", Scope.of("other")));
         assertThat(backend.requests).hasSize(1);
         ChatRequest sent = backend.requests.get(0);
-        assertThat(sent.messages().get(0).content()).isEqualTo(PromptStage.WITHOUT_CONTEXT_RULES)
+        assertThat(sent.messages().get(0).content()).isEqualTo(PromptFitter.WITHOUT_CONTEXT_RULES)
                 .doesNotContain("SourceId");
         assertThat(r.answer()).isEqualTo("Generally, rotate keys often.");
         assertThat(r.grounded()).isFalse();

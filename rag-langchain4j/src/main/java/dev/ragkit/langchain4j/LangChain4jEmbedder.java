@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Models trained with a query instruction get it with {@link #withQueryInstruction(String)}; the model's own
  * input limit and tokenizer with {@link #withInputLimit(int, ToIntFunction)}, so that the indexer can report chunks
- * the model would cut. {@link InProcessEmbedderProvider} sets both for the in-process models it serves.
+ * the model would cut. {@code dev.ragkit.onnx.InProcessEmbedderProvider} sets both for the in-process models it serves.
  *
  * <p>Thread-safe when the wrapped model is (LangChain4j's models are).
  */

@@ -23,16 +23,22 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-final class GroundingTest {
+final class ResponderTest {
     private static final String QUESTION = "How often do API keys rotate?";
     private final ContextBlock keys = block(document("docs/keys.md", "eng"), KEYS, 0.9);
     private final Prompt prompt = prompt(QUESTION, List.of(keys));
     private final Router router = Router.standard(60, "admin@acme.test", InMemoryOwnerDirectory.builder()
             .owner("eng", new Owner("u-1", "eng-lead@acme.test")).build());
 
-    private Grounding grounding(RecordingBackend backend, boolean selfRating) {
-        return new Grounding(backend, CitationExtractor.standard(), ConfidenceScorer.standard(), selfRating, router,
-                null);
+    private static final Asked ASKED = new Asked("llama3.2", null);
+
+    private Responder grounding(RecordingBackend backend, boolean selfRating) {
+        PromptFitter prompts = new PromptFitter(new ModelCatalog(backend, "llama3.2", null, java.util.Map.of(),
+                dev.ragkit.budget.BudgetLimits.defaults(1), System::nanoTime), backend, null, null,
+                dev.ragkit.prompt.PromptBuilder.standard(), 0.1, null);
+        return new Responder(backend, CitationExtractor.standard(), ConfidenceScorer.standard(), selfRating, router,
+                null, new EmptyContextHandler(EmptyContextPolicy.ROUTE_TO_HUMAN, router, prompts,
+                        CitationExtractor.standard()));
     }
 
     private static ChatResult answer(String text, FinishReason finish) {
@@ -48,7 +54,7 @@ final class GroundingTest {
         RecordingBackend backend = RecordingBackend.answering(r -> "unused", "95");
         Exchange x = exchange(QUESTION);
 
-        RagResponse r = grounding(backend, true).ground(x, prompt, answer(cited(), FinishReason.STOP));
+        RagResponse r = grounding(backend, true).ground(x, ASKED, prompt, answer(cited(), FinishReason.STOP));
 
         assertThat(r.citations()).singleElement().satisfies(c -> {
             assertThat(c.sourceId()).isEqualTo(keys.sourceId());
@@ -66,7 +72,7 @@ final class GroundingTest {
     void ground_uncitedAnswerRatedLow_routesToTheTagOwner() {
         RecordingBackend backend = RecordingBackend.answering(r -> "unused", "5");
 
-        RagResponse r = grounding(backend, true).ground(exchange(QUESTION), prompt,
+        RagResponse r = grounding(backend, true).ground(exchange(QUESTION), ASKED, prompt,
                 answer("Bananas are yellow.", FinishReason.STOP));
 
         assertThat(r.grounded()).isFalse();
@@ -80,7 +86,7 @@ final class GroundingTest {
         RecordingBackend backend = RecordingBackend.answering(r -> "unused", "95");
         Exchange x = exchange(QUESTION);
 
-        RagResponse r = grounding(backend, false).ground(x, prompt, answer(cited(), FinishReason.STOP));
+        RagResponse r = grounding(backend, false).ground(x, ASKED, prompt, answer(cited(), FinishReason.STOP));
 
         assertThat(backend.requests).isEmpty();
         assertThat(r.flags()).doesNotContain(ResponseFlag.SELF_RATING_UNAVAILABLE);
@@ -92,7 +98,7 @@ final class GroundingTest {
     void ground_ratingReplyNotANumber_flagsUnavailableAndSaysWhy() {
         RecordingBackend backend = RecordingBackend.answering(r -> "unused", "I think it is good");
 
-        RagResponse r = grounding(backend, true).ground(exchange(QUESTION), prompt, answer(cited(), FinishReason.STOP));
+        RagResponse r = grounding(backend, true).ground(exchange(QUESTION), ASKED, prompt, answer(cited(), FinishReason.STOP));
 
         assertThat(r.flags()).contains(ResponseFlag.SELF_RATING_UNAVAILABLE);
         assertThat(r.confidence().selfRating()).isNull();
@@ -105,7 +111,7 @@ final class GroundingTest {
             throw new LlmUnavailableException("Ollama went away");
         });
 
-        RagResponse r = grounding(backend, true).ground(exchange(QUESTION), prompt, answer(cited(), FinishReason.STOP));
+        RagResponse r = grounding(backend, true).ground(exchange(QUESTION), ASKED, prompt, answer(cited(), FinishReason.STOP));
 
         assertThat(r.answer()).isEqualTo(cited());
         assertThat(r.flags()).contains(ResponseFlag.SELF_RATING_UNAVAILABLE);
@@ -116,7 +122,7 @@ final class GroundingTest {
     void ground_answerStoppedAtTheLimit_isFlaggedCutOff() {
         RecordingBackend backend = RecordingBackend.answering(r -> "unused", "90");
 
-        RagResponse r = grounding(backend, true).ground(exchange(QUESTION), prompt, answer(cited(), FinishReason.LENGTH));
+        RagResponse r = grounding(backend, true).ground(exchange(QUESTION), ASKED, prompt, answer(cited(), FinishReason.LENGTH));
 
         assertThat(r.flags()).contains(ResponseFlag.ANSWER_CUT_OFF);
     }
@@ -125,11 +131,11 @@ final class GroundingTest {
     void ground_ratingCall_isShortDeterministicAndSizedForThePrompt() {
         RecordingBackend backend = RecordingBackend.answering(r -> "unused", "90");
 
-        grounding(backend, true).ground(exchange(QUESTION), prompt, answer(cited(), FinishReason.STOP));
+        grounding(backend, true).ground(exchange(QUESTION), ASKED, prompt, answer(cited(), FinishReason.STOP));
 
         assertThat(backend.requests).singleElement().satisfies(q -> {
             assertThat(q.temperature()).isZero();
-            assertThat(q.maxResponseTokens()).isEqualTo(Grounding.SELF_RATING_MAX_TOKENS);
+            assertThat(q.maxResponseTokens()).isEqualTo(Responder.SELF_RATING_MAX_TOKENS);
             assertThat(q.contextWindow()).isEqualTo(prompt.contextWindow());
         });
     }

@@ -20,12 +20,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Grounds a model's answer: citations from its {@code [SourceId: …]} markers (only ids that were in the prompt),
- * the model's own rating of the answer from a second, short call, the hybrid confidence, and the routing decision.
- * Owns the self-rating call. Thread-safe.
+ * Turns the model's answer into the response: an answer to a grounded prompt is grounded — citations from its
+ * {@code [SourceId: …]} markers (only ids that were in the prompt), the model's own rating of the answer from a
+ * second, short call, the hybrid confidence, and the routing decision; an answer without documents goes to the
+ * {@link EmptyContextHandler}. Owns the self-rating call. Thread-safe.
  */
-final class Grounding {
-    private static final Logger LOG = LoggerFactory.getLogger(Grounding.class);
+final class Responder {
+    private static final Logger LOG = LoggerFactory.getLogger(Responder.class);
     static final int SELF_RATING_MAX_TOKENS = 256;
 
     private final LlmBackend backend;
@@ -34,9 +35,11 @@ final class Grounding {
     private final boolean selfRating;
     private final Router router;
     private final @Nullable Long seed;
+    private final EmptyContextHandler emptyContext;
 
-    Grounding(LlmBackend backend, CitationExtractor citations, ConfidenceScorer scorer, boolean selfRating,
-            Router router, @Nullable Long seed) {
+    Responder(LlmBackend backend, CitationExtractor citations, ConfidenceScorer scorer, boolean selfRating,
+            Router router, @Nullable Long seed, EmptyContextHandler emptyContext) {
+        this.emptyContext = emptyContext;
         this.backend = backend;
         this.citations = citations;
         this.scorer = scorer;
@@ -45,20 +48,34 @@ final class Grounding {
         this.seed = seed;
     }
 
+    /**
+     * The response to the model's answer to {@code plan}: grounded, or (a prompt without documents) flagged and
+     * routed. An answer the extractive backend wrote (chosen, or a fallback for a model server that could not be
+     * reached) is reported under its model name, {@value ExtractiveBackend#MODEL}, and flagged
+     * {@link ResponseFlag#EXTRACTIVE_ANSWER}.
+     */
+    RagResponse respond(Exchange x, Plan plan, ChatResult result) {
+        boolean extractive = ExtractiveBackend.MODEL.equals(result.model());
+        Asked asked = extractive ? plan.asked().answeredBy(ExtractiveBackend.MODEL) : plan.asked();
+        x.events.generated(result);
+        RagResponse response = plan.withoutContext() ? emptyContext.answered(x, plan, asked, result)
+                : ground(x, asked, plan.requirePrompt(), result);
+        return extractive ? ResponseBuilder.withFlag(response, ResponseFlag.EXTRACTIVE_ANSWER) : response;
+    }
+
     /** Cite → self-rate → score → route, on the model's whole answer to {@code prompt}. */
-    RagResponse ground(Exchange x, Prompt prompt, ChatResult result) {
+    RagResponse ground(Exchange x, Asked asked, Prompt prompt, ChatResult result) {
         String answer = result.text();
         List<ContextBlock> used = prompt.blocks();
         Citations found = x.time("grounding", () -> citations.extract(answer, used));
         // A quoted answer cannot be rated: no model wrote it, and the extractive backend cannot judge one.
         boolean quoted = ExtractiveBackend.MODEL.equals(result.model());
-        Rating rating = selfRating && !quoted ? x.time("self-rating", () -> rate(x, prompt, answer)) : Rating.OFF;
+        Rating rating = selfRating && !quoted ? x.time("self-rating", () -> rate(x, asked, prompt, answer))
+                : Rating.OFF;
         return x.time("grounding", () -> {
-            ConfidenceScore confidence = scorer.score(new ConfidenceScorer.Evidence(x.retrievalQuery() != null
-                    ? x.retrievalQuery() : x.request.query(), answer, used,
-                    found.citations().stream().map(Citation::sourceId).toList(), rating.value,
-                    quoted));
-            ResponseBuilder r = ResponseBuilder.of(x).answered(prompt, result);
+            ConfidenceScore confidence = scorer.score(new ConfidenceScorer.Evidence(asked.query(x.request), answer,
+                    used, found.citations().stream().map(Citation::sourceId).toList(), rating.value, quoted));
+            ResponseBuilder r = ResponseBuilder.of(x, asked).answered(prompt, result);
             if (rating.problem != null) {
                 r.flag(ResponseFlag.SELF_RATING_UNAVAILABLE);
                 confidence = new ConfidenceScore(confidence.overall(), confidence.retrieval(), confidence.coverage(),
@@ -77,9 +94,9 @@ final class Grounding {
     }
 
     /** The model's rating of its answer; a failed or unusable reply is a problem to report, not an error. */
-    private Rating rate(Exchange x, Prompt prompt, String answer) {
+    private Rating rate(Exchange x, Asked asked, Prompt prompt, String answer) {
         try {
-            ChatRequest ask = new ChatRequest(x.model(), scorer.selfRatingPrompt(x.request.query(), answer,
+            ChatRequest ask = new ChatRequest(asked.model(), scorer.selfRatingPrompt(x.request.query(), answer,
                     prompt.blocks()), 0.0, Math.min(SELF_RATING_MAX_TOKENS, prompt.responseReserve()),
                     prompt.contextWindow(), seed);
             Integer value = scorer.parseSelfRating(backend.chat(ask).text());

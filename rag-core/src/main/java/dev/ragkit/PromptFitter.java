@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * this order: the configured budget's counter, the configured counter, the backend's counter for the model (learned
  * from what its server reports), or cached {@code cl100k_base}; budgets are kept per model. Thread-safe.
  */
-final class PromptStage {
+final class PromptFitter {
     static final String WITHOUT_CONTEXT_RULES = "No documents matched this question. Answer it from general "
             + "knowledge if you can, say clearly that the answer is not based on the organisation's documents, "
             + "and do not cite sources.";
@@ -36,7 +36,7 @@ final class PromptStage {
     /** Budgets per (model, grounded or plain): a backend may count each model's tokens differently. */
     private final Map<String, TokenBudget> budgets = new ConcurrentHashMap<>();
 
-    PromptStage(ModelCatalog models, LlmBackend backend, @Nullable TokenBudget budget, @Nullable TokenCounter counter,
+    PromptFitter(ModelCatalog models, LlmBackend backend, @Nullable TokenBudget budget, @Nullable TokenCounter counter,
             PromptBuilder prompts, double temperature, @Nullable Long seed) {
         this.models = models;
         this.backend = backend;
