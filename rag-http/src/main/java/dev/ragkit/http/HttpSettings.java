@@ -24,6 +24,7 @@ public abstract class HttpSettings<B extends HttpSettings<B>> {
     private final String baseUrlExample;
     private @Nullable HttpUrl baseUrl;
     private Duration connectTimeout;
+    private boolean connectTimeoutSet;
     private @Nullable Duration readTimeout;
     private @Nullable Duration callTimeout;
     private int maxRetries = 2;
@@ -74,6 +75,7 @@ public abstract class HttpSettings<B extends HttpSettings<B>> {
     /** @param timeout the limit to open a connection @return this builder */
     public B connectTimeout(Duration timeout) {
         this.connectTimeout = Settings.timeout(timeout, "connectTimeout");
+        this.connectTimeoutSet = true;
         return self();
     }
 
@@ -124,8 +126,9 @@ public abstract class HttpSettings<B extends HttpSettings<B>> {
     }
 
     /**
-     * @param client an OkHttp client to share (its time limits are replaced by this builder's); it stays the
-     *               caller's to close
+     * @param client an OkHttp client to share; it stays the caller's to close. Its own time limits are kept, except
+     *               those this builder sets ({@link #connectTimeout}, {@link #readTimeout}, {@link #callTimeout},
+     *               {@link #timeout}); a limit the client leaves at 0 (none) takes the configuration's
      * @return this builder
      */
     public B httpClient(OkHttpClient client) {
@@ -182,10 +185,27 @@ public abstract class HttpSettings<B extends HttpSettings<B>> {
                     + "baseLayer(...) with the configuration's defaults");
         }
         Duration configured = configuredTimeout;
-        Duration read = Settings.layered(readTimeout, configured);
-        OkHttpClient built = (client != null ? client : new OkHttpClient()).newBuilder().connectTimeout(connectTimeout)
-                .readTimeout(read).writeTimeout(read).callTimeout(Settings.layered(callTimeout, configured)).build();
+        OkHttpClient built;
+        if (client == null) {
+            Duration read = Settings.layered(readTimeout, configured);
+            built = new OkHttpClient.Builder().connectTimeout(connectTimeout).readTimeout(read).writeTimeout(read)
+                    .callTimeout(Settings.layered(callTimeout, configured)).build();
+        } else {
+            // the caller's client: its own limits stand unless set here (a limit of 0, none, takes the configuration's)
+            Duration read = readTimeout != null ? readTimeout : own(client.readTimeoutMillis(), configured);
+            built = client.newBuilder()
+                    .connectTimeout(connectTimeoutSet ? connectTimeout : own(client.connectTimeoutMillis(),
+                            connectTimeout))
+                    .readTimeout(read)
+                    .writeTimeout(readTimeout != null ? readTimeout : own(client.writeTimeoutMillis(), configured))
+                    .callTimeout(callTimeout != null ? callTimeout : own(client.callTimeoutMillis(), configured))
+                    .build();
+        }
         HttpUrl base = baseUrl != null ? baseUrl : ModelHttp.parseBaseUrl(configuredBaseUrl, baseUrlExample);
         return new Resolved(built, client == null, base, maxRetries, retryBackoff);
+    }
+
+    private static Duration own(int millis, Duration otherwise) {
+        return millis > 0 ? Duration.ofMillis(millis) : otherwise;
     }
 }

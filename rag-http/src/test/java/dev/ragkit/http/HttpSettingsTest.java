@@ -99,6 +99,25 @@ final class HttpSettingsTest {
     }
 
     @Test
+    void aSharedClient_keepsTheTimeLimitsItWasGiven_unlessTheseSettingsSetThem() {
+        OkHttpClient shared = new OkHttpClient.Builder().connectTimeout(Duration.ofSeconds(3))
+                .readTimeout(Duration.ofSeconds(40)).callTimeout(Duration.ofSeconds(0)).build();
+        try {
+            HttpSettings.Resolved kept = new Plain().httpClient(shared).resolve();
+            assertThat(kept.client().connectTimeoutMillis()).isEqualTo(3_000);
+            assertThat(kept.client().readTimeoutMillis()).isEqualTo(40_000);
+            // no whole-call limit on the client: the configuration's
+            assertThat(kept.client().callTimeoutMillis()).isEqualTo(new Plain().resolve().client().callTimeoutMillis());
+
+            HttpSettings.Resolved set = new Plain().httpClient(shared).readTimeout(Duration.ofSeconds(7)).resolve();
+            assertThat(set.client().readTimeoutMillis()).isEqualTo(7_000);
+            assertThat(set.client().connectTimeoutMillis()).isEqualTo(3_000);
+        } finally {
+            ModelHttp.release(shared);
+        }
+    }
+
+    @Test
     void badValues_areRejectedAtOnceNamingTheSetting() {
         Plain p = new Plain();
 
