@@ -52,7 +52,8 @@ final class SnippetCompiler {
      */
     static final List<String> STANDARD_IMPORTS = List.of(
             "dev.ragkit.*", "dev.ragkit.audit.*", "dev.ragkit.budget.*", "dev.ragkit.error.*", "dev.ragkit.eval.*",
-            "dev.ragkit.generation.*", "dev.ragkit.grounding.*", "dev.ragkit.ingest.*", "dev.ragkit.prompt.*",
+            "dev.ragkit.generation.*", "dev.ragkit.grounding.*", "dev.ragkit.ingest.*", "dev.ragkit.embedding.*",
+            "dev.ragkit.parse.*", "dev.ragkit.chunk.*", "dev.ragkit.onnx.*", "dev.ragkit.prompt.*",
             "dev.ragkit.retrieval.*", "dev.ragkit.tokens.*", "dev.ragkit.documents.*", "dev.ragkit.http.*",
             "dev.ragkit.langchain4j.*", "dev.ragkit.mcp.*", "dev.ragkit.micrometer.*", "dev.ragkit.ollama.*",
             "dev.ragkit.openai.*", "dev.ragkit.server.*", "dev.ragkit.spring.*", "dev.ragkit.store.*",
