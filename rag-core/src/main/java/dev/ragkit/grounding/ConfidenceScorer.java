@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
  * Scores how far an answer can be trusted, 0–100, from three signals: how well retrieval matched, how much of the
  * answer's vocabulary the context contains, and the model's own rating from a separate evaluation prompt. An
  * extractive answer (quoted from the context, no model) contains only the context's words and cannot rate itself, so
- * the default scorer weighs other signals for it ({@link #score(Evidence)}). Thread-safe.
+ * the default scorer weighs other signals for it ({@link #score(Evidence)}). The model's rating is asked and read by
+ * {@link SelfRating}. Thread-safe.
  */
 public interface ConfidenceScorer {
 
@@ -61,15 +62,24 @@ public interface ConfidenceScorer {
      * @param question the question
      * @param answer   the answer to rate
      * @param used     the context blocks the answer was generated from
-     * @return the messages to send
+     * @return the messages to send: {@link SelfRating#prompt}'s
+     * @deprecated a scorer scores, it does not ask the model: use {@link SelfRating#prompt}; to be removed
      */
-    List<ChatMessage> selfRatingPrompt(String question, String answer, List<ContextBlock> used);
+    @Deprecated
+    default List<ChatMessage> selfRatingPrompt(String question, String answer, List<ContextBlock> used) {
+        return SelfRating.prompt(question, answer, used);
+    }
 
     /**
-     * @param reply the model's reply to {@link #selfRatingPrompt}
-     * @return the rating 0–100, or {@code null} when the reply is not one clear number in that range
+     * @param reply the model's reply to {@link SelfRating#prompt}
+     * @return the rating 0–100, or {@code null} when the reply is not one clear number in that range:
+     *         {@link SelfRating#parse}'s
+     * @deprecated a scorer scores, it does not read the model's reply: use {@link SelfRating#parse}; to be removed
      */
-    @Nullable Integer parseSelfRating(String reply);
+    @Deprecated
+    default @Nullable Integer parseSelfRating(String reply) {
+        return SelfRating.parse(reply);
+    }
 
 
     /** @return the default scorer (weights 30/40/30, English stop words) */

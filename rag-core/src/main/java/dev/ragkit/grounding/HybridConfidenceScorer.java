@@ -1,6 +1,5 @@
 package dev.ragkit.grounding;
 
-import dev.ragkit.generation.ChatMessage;
 import dev.ragkit.internal.KeyTerms;
 import dev.ragkit.internal.QueryTerms;
 import dev.ragkit.prompt.ContextBlock;
@@ -25,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  *       are the runs of {@code [a-z0-9]} in the lower-cased text, at least three characters long, that are not
  *       English stop words. {@code [SourceId: …]} markers are removed from the answer first, so the cited ids
  *       do not count as covered terms. 0 when the answer has no key terms.</li>
- *   <li><b>selfRating</b> is the model's own 0–100 rating from {@link #selfRatingPrompt}. When it is
+ *   <li><b>selfRating</b> is the model's own 0–100 rating from {@link SelfRating#prompt}. When it is
  *       unavailable the other two weights are scaled to sum to 100 ({@code 30/70} and {@code 40/70} of 100),
  *       and the explanation says so.</li>
  * </ul>
@@ -46,9 +45,6 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
     static final double COVERAGE_WEIGHT = 40;
     static final double SELF_RATING_WEIGHT = 30;
 
-    /** Characters of each block's text shown to the model in the self-rating prompt. */
-    static final int SUMMARY_CHARS_PER_BLOCK = 300;
-
     private static final double EPSILON = 1e-9;
 
     /**
@@ -61,8 +57,6 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
 
     /** Any {@code [SourceId …]} bracket, well formed or not, so no part of a cited id is taken as a term. */
     private static final Pattern MARKER = Pattern.compile("\\[\\s*SourceId\\b[^\\]]*]");
-
-    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
 
     @Override
@@ -107,7 +101,7 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
         Objects.requireNonNull(used, "used");
         if (selfRating != null && (selfRating < 0 || selfRating > 100)) {
             throw new IllegalArgumentException("selfRating must be 0-100 or null, got " + selfRating
-                    + "; pass the value returned by parseSelfRating(reply)");
+                    + "; pass the value returned by SelfRating.parse(reply)");
         }
         if (used.isEmpty()) {
             return ConfidenceScore.zero("No context was used, so the answer cannot be grounded: confidence 0");
@@ -168,42 +162,6 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
         why.append("; overall ").append(overall);
         return new ConfidenceScore(overall, retrieval, coverage, selfRating, why.toString());
     }
-
-    @Override
-    public List<ChatMessage> selfRatingPrompt(String question, String answer, List<ContextBlock> used) {
-        Objects.requireNonNull(question, "question");
-        Objects.requireNonNull(answer, "answer");
-        Objects.requireNonNull(used, "used");
-        String system = String.join("\n",
-                "You check answers against their sources. Judge only how far the CONTEXT backs up the ANSWER,"
-                        + " not whether the answer is true in general.",
-                "Give a whole number from 0 to 100:",
-                "- 90 to 100: every statement in the answer is stated in the context",
-                "- 70 to 89: nearly everything is in the context; small, safe inferences",
-                "- 50 to 69: about half is in the context; the rest is guessed or filled in",
-                "- 30 to 49: little of the answer can be found in the context",
-                "- 0 to 29: the context does not back up the answer, or contradicts it");
-        StringBuilder user = new StringBuilder("CONTEXT (excerpts):\n");
-        if (used.isEmpty()) {
-            user.append("(no context was provided)\n");
-        }
-        for (ContextBlock block : used) {
-            String text = WHITESPACE.matcher(block.text()).replaceAll(" ").strip();
-            user.append("[SourceId: ").append(block.sourceId()).append("] ")
-                    .append(TextCuts.prefixWithEllipsis(text, SUMMARY_CHARS_PER_BLOCK)).append('\n');
-        }
-        user.append("\nQUESTION:\n").append(question.strip())
-                .append("\n\nANSWER:\n").append(answer.strip())
-                .append("\n\nHow well does the context support this answer?"
-                        + " Reply with one whole number from 0 to 100 and nothing else.");
-        return List.of(ChatMessage.system(system), ChatMessage.user(user.toString()));
-    }
-
-    @Override
-    public @Nullable Integer parseSelfRating(String reply) {
-        return SelfRatingParser.parse(reply);
-    }
-
 
     private static double clamp01(double value) {
         return Math.max(0, Math.min(1, value));

@@ -1,9 +1,8 @@
 /**
- * What RagKit's network servers (the MCP server in {@code rag-mcp}, {@code ragkit serve} in {@code rag-server})
- * share, so that each rule has one implementation: bearer tokens kept as digests and compared in constant time
- * ({@link dev.ragkit.serving.BearerTokens}), the {@code Host} and {@code Origin} check against DNS rebinding
- * ({@link dev.ragkit.serving.HostOriginCheck}), and the JSON shape of an answer
- * ({@link dev.ragkit.serving.ResponseJson}). No HTTP library: the servers adapt their requests to these.
+ * The JSON shape of an answer that RagKit's network servers (the MCP server in {@code rag-mcp}, {@code ragkit serve}
+ * in {@code rag-server}) send ({@link dev.ragkit.serving.ResponseJson}), so that both send the same. The checks the
+ * servers share (bearer tokens kept as digests, the {@code Host} and {@code Origin} check against DNS rebinding, the
+ * reason a port could not be bound) are RagKit's own helpers in {@code dev.ragkit.internal}, not API.
  */
 @NullMarked
 package dev.ragkit.serving;

@@ -9,7 +9,7 @@ import dev.ragkit.RagRequest;
 import dev.ragkit.RagResponse;
 import dev.ragkit.audit.AuditSink;
 import dev.ragkit.grounding.Citation;
-import dev.ragkit.grounding.ConfidenceScorer;
+import dev.ragkit.grounding.SelfRating;
 import dev.ragkit.prompt.ContextBlock;
 import dev.ragkit.prompt.PromptBuilder;
 import dev.ragkit.retrieval.RelevanceModel;
@@ -124,9 +124,9 @@ final class ExtractiveBackendTest {
     @Test
     void chat_selfRatingPrompt_getsNoNumber() {
         ContextBlock a = block("a.md", "Keys rotate every ninety days.");
-        List<ChatMessage> rating = ConfidenceScorer.standard().selfRatingPrompt("q", "a", List.of(a));
+        List<ChatMessage> rating = SelfRating.prompt("q", "a", List.of(a));
         String reply = new ExtractiveBackend().chat(ChatRequest.of("extractive", rating)).text();
-        assertThat(ConfidenceScorer.standard().parseSelfRating(reply)).isNull();
+        assertThat(SelfRating.parse(reply)).isNull();
     }
 
     @Test

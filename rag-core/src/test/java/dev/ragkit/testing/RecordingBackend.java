@@ -11,7 +11,7 @@ import dev.ragkit.generation.HealthStatus;
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.generation.ModelInfo;
 import dev.ragkit.generation.StreamHandler;
-import dev.ragkit.grounding.ConfidenceScorer;
+import dev.ragkit.grounding.SelfRating;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,8 +36,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RecordingBackend implements LlmBackend {
     private static final Pattern SOURCE_ID = Pattern.compile("\\[SourceId: ([a-f0-9-]{36}:\\d+)]");
-    private static final String RATING_SYSTEM = ConfidenceScorer.standard()
-            .selfRatingPrompt("q", "a", List.of()).get(0).content();
+    private static final String RATING_SYSTEM = SelfRating
+            .prompt("q", "a", List.of()).get(0).content();
 
     /** Every request, in arrival order (chat and stream). */
     public final List<ChatRequest> requests = new CopyOnWriteArrayList<>();

@@ -1,6 +1,7 @@
 package dev.ragkit.http;
 
 import dev.ragkit.internal.Settings;
+import dev.ragkit.store.ProviderSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;

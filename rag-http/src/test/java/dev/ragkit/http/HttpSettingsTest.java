@@ -3,6 +3,7 @@ package dev.ragkit.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ragkit.store.ProviderSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;

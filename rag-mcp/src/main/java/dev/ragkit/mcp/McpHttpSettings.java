@@ -1,6 +1,6 @@
 package dev.ragkit.mcp;
 
-import dev.ragkit.serving.BearerTokens;
+import dev.ragkit.internal.BearerTokens;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -1,6 +1,6 @@
 package dev.ragkit.mcp;
 
-import dev.ragkit.serving.BindFailures;
+import dev.ragkit.internal.BindFailures;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;

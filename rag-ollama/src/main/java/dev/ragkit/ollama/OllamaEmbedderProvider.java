@@ -1,9 +1,9 @@
 package dev.ragkit.ollama;
 
-import dev.ragkit.http.HttpSettings;
-import dev.ragkit.http.ProviderSettings;
 import dev.ragkit.embedding.Embedder;
 import dev.ragkit.embedding.EmbedderProvider;
+import dev.ragkit.http.HttpSettings;
+import dev.ragkit.store.ProviderSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

@@ -3,7 +3,7 @@ package dev.ragkit.openai;
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.generation.LlmBackendProvider;
 import dev.ragkit.http.HttpSettings;
-import dev.ragkit.http.ProviderSettings;
+import dev.ragkit.store.ProviderSettings;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;

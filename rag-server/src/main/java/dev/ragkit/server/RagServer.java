@@ -2,9 +2,9 @@ package dev.ragkit.server;
 
 import dev.ragkit.RagPipeline;
 import dev.ragkit.audit.AuditTrail;
+import dev.ragkit.internal.BindFailures;
+import dev.ragkit.internal.HostOriginCheck;
 import dev.ragkit.retrieval.Retriever;
-import dev.ragkit.serving.BindFailures;
-import dev.ragkit.serving.HostOriginCheck;
 import dev.ragkit.store.DocumentStore;
 import jakarta.servlet.DispatcherType;
 import java.util.EnumSet;

@@ -1,7 +1,7 @@
 package dev.ragkit.server;
 
-import dev.ragkit.serving.BearerTokens;
-import dev.ragkit.serving.HostOriginCheck;
+import dev.ragkit.internal.BearerTokens;
+import dev.ragkit.internal.HostOriginCheck;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

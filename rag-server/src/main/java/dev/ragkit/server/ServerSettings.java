@@ -1,6 +1,6 @@
 package dev.ragkit.server;
 
-import dev.ragkit.serving.BearerTokens;
+import dev.ragkit.internal.BearerTokens;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  *       time, and tokens are never logged or shown. Without tokens the server serves the one
  *       {@link Builder#scope scope} given, and only on a loopback address.</li>
  *   <li><b>DNS rebinding</b>: {@code Host} and {@code Origin} are checked as for the MCP server
- *       ({@link dev.ragkit.serving.HostOriginCheck}); the server's own page may call it (same origin).</li>
+ *       ({@link dev.ragkit.internal.HostOriginCheck}); the server's own page may call it (same origin).</li>
  *   <li><b>Limits</b>: a request body holds at most {@link Builder#maxRequestBytes} bytes (413), must arrive within
  *       {@link Builder#idleTimeout} (408), at most {@link Builder#maxConcurrentRequests} API requests run at once
  *       (429 with {@code Retry-After}), and an answer that takes longer than {@link Builder#requestTimeout} is

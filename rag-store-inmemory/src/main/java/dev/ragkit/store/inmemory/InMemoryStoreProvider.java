@@ -1,14 +1,12 @@
 package dev.ragkit.store.inmemory;
 
 import dev.ragkit.store.DocumentStore;
+import dev.ragkit.store.ProviderSettings;
 import dev.ragkit.store.StoreProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Provider id {@code in-memory}. Settings (all optional):
@@ -38,49 +36,17 @@ public final class InMemoryStoreProvider implements StoreProvider {
 
     @Override
     public DocumentStore create(Map<String, String> config) {
-        Objects.requireNonNull(config, "config");
-        for (String key : config.keySet()) {
-            if (!KEYS.contains(key)) {
-                throw new IllegalArgumentException("unknown in-memory store setting '" + key + "'; known settings: "
-                        + String.join(", ", new TreeSet<>(KEYS)));
-            }
-        }
+        ProviderSettings settings = new ProviderSettings("in-memory store", config, KEYS);
         InMemoryDocumentStore.Builder builder = InMemoryDocumentStore.builder();
-        if (config.containsKey("dimension")) {
-            builder.dimension(integer(config, "dimension"));
-        }
-        if (config.containsKey("embedder")) {
-            builder.embedder(config.get("embedder"));
-        }
-        if (config.containsKey("parallel-threshold")) {
-            builder.parallelThreshold(integer(config, "parallel-threshold"));
-        }
-        if (config.containsKey("max-k")) {
-            builder.maxK(integer(config, "max-k"));
-        }
-        if (config.containsKey("kernel")) {
-            String kernel = config.get("kernel").strip().toUpperCase(Locale.ROOT).replace('-', '_');
-            try {
-                builder.kernel(InMemoryDocumentStore.Kernel.valueOf(kernel));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("in-memory store setting kernel='" + config.get("kernel")
-                        + "' is not one of: auto, vector-api, scalar", e);
-            }
-        }
+        settings.apply("dimension", v -> builder.dimension(settings.integer("dimension", v)));
+        settings.apply("embedder", builder::embedder);
+        settings.apply("parallel-threshold", v -> builder.parallelThreshold(settings.integer("parallel-threshold", v)));
+        settings.apply("max-k", v -> builder.maxK(settings.integer("max-k", v)));
+        settings.apply("kernel", v -> builder.kernel(settings.option("kernel", v, InMemoryDocumentStore.Kernel.class)));
         String snapshot = config.get("snapshot");
         if (snapshot != null && Files.exists(Path.of(snapshot))) {
             return builder.load(Path.of(snapshot));
         }
         return builder.build();
-    }
-
-    private static int integer(Map<String, String> config, String key) {
-        String value = config.get(key);
-        try {
-            return Integer.parseInt(value.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("in-memory store setting " + key + "='" + value
-                    + "' is not a whole number", e);
-        }
     }
 }

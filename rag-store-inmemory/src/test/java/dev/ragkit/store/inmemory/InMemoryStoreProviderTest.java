@@ -48,11 +48,15 @@ final class InMemoryStoreProviderTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'dimensions'")
                 .hasMessageContaining("dimension, embedder, kernel, max-k, parallel-threshold, snapshot");
         assertThatThrownBy(() -> provider.create(Map.of("dimension", "three")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a whole number");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("in-memory store setting 'dimension' must be a whole number, got 'three'");
+        assertThatThrownBy(() -> provider.create(Map.of("parallel-threshold", "1.5")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'parallel-threshold'");
         assertThatThrownBy(() -> provider.create(Map.of("kernel", "gpu")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("auto, vector-api, scalar");
         assertThatThrownBy(() -> provider.create(Map.of("max-k", "0")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxK");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'max-k'")
+                .hasMessageContaining("maxK");
     }
 
     @Test

@@ -1,14 +1,12 @@
 package dev.ragkit.store.lucene;
 
 import dev.ragkit.store.DocumentStore;
+import dev.ragkit.store.ProviderSettings;
 import dev.ragkit.store.StoreProvider;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Provider id {@code lucene}. Settings:
@@ -42,68 +40,22 @@ public final class LuceneStoreProvider implements StoreProvider {
 
     @Override
     public DocumentStore create(Map<String, String> config) {
-        Objects.requireNonNull(config, "config");
-        for (String key : config.keySet()) {
-            if (!KEYS.contains(key)) {
-                throw new IllegalArgumentException("unknown lucene store setting '" + key + "'; known settings: "
-                        + String.join(", ", new TreeSet<>(KEYS)));
-            }
-        }
+        ProviderSettings settings = new ProviderSettings("lucene store", config, KEYS);
         String directory = config.get("directory");
         if (directory == null || directory.isBlank()) {
             throw new IllegalArgumentException("the lucene store needs the setting directory=<index folder>,"
                     + " e.g. directory=.ragkit/index");
         }
         LuceneDocumentStore.Builder b = LuceneDocumentStore.builder().directory(Path.of(directory.strip()));
-        if (config.containsKey("dimension")) {
-            b.dimension(integer(config, "dimension"));
-        }
-        if (config.containsKey("embedder")) {
-            b.embedder(config.get("embedder"));
-        }
-        if (config.containsKey("language")) {
-            b.language(config.get("language"));
-        }
-        if (config.containsKey("max-k")) {
-            b.maxK(integer(config, "max-k"));
-        }
-        if (config.containsKey("search-candidates")) {
-            b.searchCandidates(integer(config, "search-candidates"));
-        }
-        if (config.containsKey("lock-wait-seconds")) {
-            b.lockWait(Duration.ofSeconds(integer(config, "lock-wait-seconds")));
-        }
-        if (config.containsKey("read-only")) {
-            b.readOnly(bool(config, "read-only"));
-        }
-        if (config.containsKey("commit")) {
-            String mode = config.get("commit").strip().toLowerCase(Locale.ROOT);
-            switch (mode) {
-                case "each-write" -> b.commitMode(LuceneDocumentStore.CommitMode.EACH_WRITE);
-                case "batched" -> b.commitMode(LuceneDocumentStore.CommitMode.BATCHED);
-                default -> throw new IllegalArgumentException("lucene store setting commit='" + config.get("commit")
-                        + "' is not one of: each-write, batched");
-            }
-        }
+        settings.apply("dimension", v -> b.dimension(settings.integer("dimension", v)));
+        settings.apply("embedder", b::embedder);
+        settings.apply("language", b::language);
+        settings.apply("max-k", v -> b.maxK(settings.integer("max-k", v)));
+        settings.apply("search-candidates", v -> b.searchCandidates(settings.integer("search-candidates", v)));
+        settings.apply("lock-wait-seconds",
+                v -> b.lockWait(Duration.ofSeconds(settings.integer("lock-wait-seconds", v))));
+        settings.apply("read-only", v -> b.readOnly(settings.bool("read-only", v)));
+        settings.apply("commit", v -> b.commitMode(settings.option("commit", v, LuceneDocumentStore.CommitMode.class)));
         return b.build();
-    }
-
-    private static int integer(Map<String, String> config, String key) {
-        String value = config.get(key);
-        try {
-            return Integer.parseInt(value.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("lucene store setting " + key + "='" + value
-                    + "' is not a whole number", e);
-        }
-    }
-
-    private static boolean bool(Map<String, String> config, String key) {
-        String value = config.get(key).strip().toLowerCase(Locale.ROOT);
-        if (!value.equals("true") && !value.equals("false")) {
-            throw new IllegalArgumentException("lucene store setting " + key + "='" + config.get(key)
-                    + "' is not true or false");
-        }
-        return value.equals("true");
     }
 }

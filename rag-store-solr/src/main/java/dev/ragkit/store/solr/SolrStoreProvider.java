@@ -1,13 +1,13 @@
 package dev.ragkit.store.solr;
 
 import dev.ragkit.store.DocumentStore;
+import dev.ragkit.store.ProviderSettings;
 import dev.ragkit.store.StoreProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.solr.client.solrj.impl.CloudHttp2SolrClient;
 import org.apache.solr.client.solrj.impl.Http2SolrClient;
@@ -34,14 +34,10 @@ public final class SolrStoreProvider implements StoreProvider {
 
     @Override
     public DocumentStore create(Map<String, String> config) {
-        for (String key : config.keySet()) {
-            if (!KEYS.contains(key)) {
-                throw new IllegalArgumentException("unknown solr setting '" + key + "'; known settings: "
-                        + new TreeSet<>(KEYS));
-            }
-        }
+        ProviderSettings settings = new ProviderSettings("solr", config, KEYS);
         String collection = required(config, "collection");
-        int dimension = number(config, "dimension", required(config, "dimension"), 1, 4096);
+        int dimension = (int) settings.whole("dimension", required(config, "dimension"), 1, 4096,
+                "a whole number from 1 to 4096");
         String zk = config.get("zk-hosts");
         String urls = config.get("base-urls");
         if ((zk == null) == (urls == null)) {
@@ -54,7 +50,7 @@ public final class SolrStoreProvider implements StoreProvider {
             throw new IllegalArgumentException("set both solr settings 'username' and 'password', or neither");
         }
         int timeout = config.containsKey("timeout-seconds")
-                ? number(config, "timeout-seconds", config.get("timeout-seconds"), 1, 86_400) : 30;
+                ? (int) settings.seconds("timeout-seconds", config.get("timeout-seconds")) : 30;
         Http2SolrClient.Builder http = new Http2SolrClient.Builder()
                 .withRequestTimeout(timeout, TimeUnit.SECONDS).withConnectionTimeout(Math.min(timeout, 10),
                         TimeUnit.SECONDS);
@@ -64,12 +60,10 @@ public final class SolrStoreProvider implements StoreProvider {
         CloudHttp2SolrClient.Builder cloud = zk != null
                 ? new CloudHttp2SolrClient.Builder(list(zk, "zk-hosts"), Optional.ofNullable(config.get("zk-chroot")))
                 : new CloudHttp2SolrClient.Builder(list(urls, "base-urls"));
-        SolrDocumentStore.Builder store = SolrDocumentStore.builder().collection(collection).dimension(dimension)
-                .ownedClient(cloud.withInternalClientBuilder(http).build());
-        if (config.containsKey("max-k")) {
-            store.maxK(number(config, "max-k", config.get("max-k"), 1, 10_000));
-        }
-        return store.build();
+        SolrDocumentStore.Builder store = SolrDocumentStore.builder().collection(collection).dimension(dimension);
+        settings.apply("max-k", v -> store.maxK((int) settings.whole("max-k", v, 1, 10_000,
+                "a whole number from 1 to 10000")));
+        return store.ownedClient(cloud.withInternalClientBuilder(http).build()).build();
     }
 
     private static String required(Map<String, String> config, String key) {
@@ -78,19 +72,6 @@ public final class SolrStoreProvider implements StoreProvider {
             throw new IllegalArgumentException("the solr setting '" + key + "' is required");
         }
         return value.strip();
-    }
-
-    private static int number(Map<String, String> config, String key, String value, int min, int max) {
-        try {
-            int n = Integer.parseInt(value.strip());
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("the solr setting '" + key + "' must be a whole number from " + min + " to "
-                + max + ", got '" + value + "'");
     }
 
     private static List<String> list(String value, String key) {

@@ -1,4 +1,4 @@
-package dev.ragkit.serving;
+package dev.ragkit.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,4 +1,4 @@
-package dev.ragkit.serving;
+package dev.ragkit.internal;
 
 import java.net.BindException;
 import java.util.Locale;

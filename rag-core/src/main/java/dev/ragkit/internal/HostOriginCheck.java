@@ -1,4 +1,4 @@
-package dev.ragkit.serving;
+package dev.ragkit.internal;
 
 import java.util.Collection;
 import java.util.List;

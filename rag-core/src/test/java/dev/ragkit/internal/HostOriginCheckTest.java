@@ -1,4 +1,4 @@
-package dev.ragkit.serving;
+package dev.ragkit.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
