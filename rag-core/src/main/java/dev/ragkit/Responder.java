@@ -12,6 +12,7 @@ import dev.ragkit.grounding.ConfidenceScore;
 import dev.ragkit.grounding.ConfidenceScorer;
 import dev.ragkit.grounding.Router;
 import dev.ragkit.grounding.Routing;
+import dev.ragkit.grounding.SelfRating;
 import dev.ragkit.prompt.ContextBlock;
 import dev.ragkit.prompt.Prompt;
 import java.util.List;
@@ -96,10 +97,10 @@ final class Responder {
     /** The model's rating of its answer; a failed or unusable reply is a problem to report, not an error. */
     private Rating rate(Exchange x, Asked asked, Prompt prompt, String answer) {
         try {
-            ChatRequest ask = new ChatRequest(asked.model(), scorer.selfRatingPrompt(x.request.query(), answer,
+            ChatRequest ask = new ChatRequest(asked.model(), SelfRating.prompt(x.request.query(), answer,
                     prompt.blocks()), 0.0, Math.min(SELF_RATING_MAX_TOKENS, prompt.responseReserve()),
                     prompt.contextWindow(), seed);
-            Integer value = scorer.parseSelfRating(backend.chat(ask).text());
+            Integer value = SelfRating.parse(backend.chat(ask).text());
             return value != null ? new Rating(value, null)
                     : new Rating(null, "the model's rating reply was not a number from 0 to 100");
         } catch (RagException e) {
