@@ -84,6 +84,32 @@ final class OfficeMailScanCliTest {
     }
 
     @Test
+    void theReportListsTheWarningsOfEachFile() {
+        Map<String, String> warnings = new LinkedHashMap<>();
+        for (JsonNode file : report.path("filesWithWarnings")) {
+            warnings.put(file.path("path").asText(), file.path("warnings").toString());
+        }
+        assertThat(warnings).containsOnlyKeys("budget.xlsx", "mixed-scan.pdf", "thread.eml"); // paths within the folder
+        assertThat(warnings.get("budget.xlsx")).contains("1 hidden sheet skipped");
+        assertThat(warnings.get("thread.eml")).contains("1 attachment not read: logo.png (no parser reads .png "
+                + "files)");
+        assertThat(warnings.get("mixed-scan.pdf")).contains(onPath("tesseract") ? "page 2 read by OCR"
+                : "page 2 scanned (no text layer) and not read: install Tesseract");
+    }
+
+    @Test
+    void theConsoleReportShowsTheWarnings() throws IOException {
+        Path other = Files.createDirectories(cwd.resolve("books"));
+        Files.copy(FIXTURES.resolve("budget.xlsx"), other.resolve("budget.xlsx"));
+
+        CliRun index = run("index", "books", "--index", cwd.resolve("other-index").toString());
+
+        assertThat(index.code()).as(index.err()).isZero();
+        assertThat(index.out()).contains("  warning budget.xlsx: 1 hidden sheet skipped (hidden sheets are not "
+                + "indexed; unhide a sheet to index it)");
+    }
+
+    @Test
     void answerFromASlide_isCitedWithTheSlide() throws IOException {
         JsonNode answer = ask("How many engineers do we hire?");
         assertThat(answer.path("answer").asText()).contains("hire two engineers (slide 2)");
