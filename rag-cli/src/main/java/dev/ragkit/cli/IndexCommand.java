@@ -250,6 +250,7 @@ final class IndexCommand extends CliCommand {
                     + "followed).%n", report.linksDropped(), Terminal.line(dir), report.linksBroken());
         }
         printRedacted(report);
+        printWarnings(report);
         Map<SkipReason, List<IndexReport.SkippedFile>> byReason = new LinkedHashMap<>();
         report.filesSkipped().forEach(s -> byReason.computeIfAbsent(s.reason(), r -> new ArrayList<>()).add(s));
         byReason.forEach((reason, files) -> {
@@ -301,6 +302,20 @@ final class IndexCommand extends CliCommand {
         }
         if (files.size() > LISTED_PER_REASON) {
             context.out.printf(Locale.ROOT, "  ... and %d more files with redacted secrets (ragkit index --json lists "
+                    + "every file)%n", files.size() - LISTED_PER_REASON);
+        }
+    }
+
+    /** The files indexed with warnings (hidden sheets skipped, a cut, OCR, attachments not read), one line each. */
+    private void printWarnings(IndexReport report) {
+        List<IndexReport.WarnedFile> files = report.filesWithWarnings();
+        for (IndexReport.WarnedFile f : files.subList(0, Math.min(files.size(), LISTED_PER_REASON))) {
+            for (String warning : f.warnings()) {
+                context.out.println("  warning " + Terminal.line(f.path()) + ": " + Terminal.line(warning));
+            }
+        }
+        if (files.size() > LISTED_PER_REASON) {
+            context.out.printf(Locale.ROOT, "  ... and %d more files indexed with warnings (ragkit index --json lists "
                     + "every file)%n", files.size() - LISTED_PER_REASON);
         }
     }

@@ -1,5 +1,6 @@
 package dev.ragkit.generation;
 
+import dev.ragkit.internal.PageKind;
 import dev.ragkit.internal.QueryTerms;
 import dev.ragkit.internal.Sentences;
 import java.time.Duration;
@@ -24,7 +25,9 @@ import org.jspecify.annotations.Nullable;
  * and code lines kept apart, so a heading is never glued to the sentence after it). Headings are never quoted. A
  * sentence is worth the share of the question's content words ({@link QueryTerms}) it holds, each word weighted by its
  * rarity among the context blocks ({@code ln((blocks + 1) / (blocks holding it + 0.5))}); a sentence holding none is
- * never quoted; ties go to the earlier block. A paged block's sentences carry their page. It reads the blocks in the
+ * never quoted; ties go to the earlier block. A paged block's sentences carry their place as its header names it
+ * ({@link PageKind}): {@code (p. 12)}, {@code (slide 7)}, {@code (sheet Q3)}; a sheet's rows and a slide's
+ * paragraphs are quoted one by one. It reads the blocks in the
  * layout of {@link dev.ragkit.prompt.PromptBuilder#standard()} ({@code [SourceId: …]}, header lines, {@code ---},
  * text, {@code ---}); other layouts find no blocks.
  */
@@ -35,7 +38,7 @@ public final class ExtractiveBackend implements LlmBackend {
     /** The first words of every answer. */
     public static final String LABEL = "Extractive answer (quoted from the documents, no language model):";
 
-    private static final Pattern HEADER = Pattern.compile("\\n(Page|Section): ([^\\n]*)");
+    private static final Pattern HEADER = Pattern.compile("\\n(Page|Slide|Sheet|Section): ([^\\n]*)");
     private static final Pattern BLOCK = Pattern.compile("\\[SourceId: ([a-f0-9-]{36}:\\d+)]\\n(?:[^\\n]*\\n)*?---\\n");
     private static final Pattern CUT_MARKER = Pattern.compile("\\n\\[\\.\\.\\. cut here[^\\n]*$");
     private static final Pattern LIST_MARKER = Pattern.compile("^([-*+\u2022]|\\d{1,3}[.)])\\s+");
@@ -67,8 +70,13 @@ public final class ExtractiveBackend implements LlmBackend {
         return new ChatResult(answer(request), MODEL, FinishReason.STOP, null, null, Duration.ZERO);
     }
 
-    /** One block of the prompt: its SourceId, page and text. */
-    private record Block(String sourceId, @Nullable String page, @Nullable String section, String text) {
+    /** One block of the prompt: its SourceId, page (and what a page is), section and text. */
+    private record Block(String sourceId, @Nullable String page, PageKind kind, @Nullable String section,
+            String text) {
+        /** @return how a quoted sentence names its place, e.g. {@code  (p. 12)}; empty without a page */
+        String place() {
+            return page == null ? "" : " (" + kind.at(page, section) + ")";
+        }
     }
 
     /** A sentence that may be quoted, with its place and worth. */
@@ -88,7 +96,7 @@ public final class ExtractiveBackend implements LlmBackend {
         Map<String, Double> weights = QueryTerms.rarity(asked, blockTerms);
         List<Candidate> candidates = new ArrayList<>();
         for (Block b : blocks) {
-            for (Sentences.Sentence s : Sentences.of(b.text(), b.section())) {
+            for (Sentences.Sentence s : Sentences.of(b.text(), b.section(), b.kind().linesAreUnits())) {
                 Set<String> terms = QueryTerms.of(s.text());
                 terms.retainAll(asked);
                 if (!s.heading() && !terms.isEmpty()) {
@@ -117,7 +125,7 @@ public final class ExtractiveBackend implements LlmBackend {
         chosen.sort(Comparator.comparingInt(Candidate::order));
         StringBuilder out = new StringBuilder(LABEL);
         for (Candidate c : chosen) {
-            out.append("\n- ").append(c.text()).append(c.block().page() == null ? "" : " (p. " + c.block().page() + ")")
+            out.append("\n- ").append(c.text()).append(c.block().place())
                     .append(" [SourceId: ").append(c.block().sourceId()).append(']');
         }
         return out.toString();
@@ -132,13 +140,16 @@ public final class ExtractiveBackend implements LlmBackend {
             String sourceId = block.group(1);
             String header = system.substring(block.start(), block.end());
             String page = null;
+            PageKind kind = PageKind.PAGE;
             String section = null;
             Matcher h = HEADER.matcher(header);
             while (h.find()) {
                 String value = h.group(2).strip();
+                PageKind named = PageKind.ofHeader(h.group(1));
                 if (!value.equals("N/A")) {
-                    if (h.group(1).equals("Page")) {
+                    if (named != null) {
                         page = value;
+                        kind = named;
                     } else {
                         section = value;
                     }
@@ -151,7 +162,7 @@ public final class ExtractiveBackend implements LlmBackend {
             int limit = found ? block.start() : system.length();
             int bodyEnd = system.lastIndexOf("\n---", limit - 1);
             String body = system.substring(bodyStart, bodyEnd < bodyStart ? limit : bodyEnd);
-            blocks.add(new Block(sourceId, page, section, CUT_MARKER.matcher(body).replaceAll("")));
+            blocks.add(new Block(sourceId, page, kind, section, CUT_MARKER.matcher(body).replaceAll("")));
         }
         return blocks;
     }

@@ -1,5 +1,6 @@
 package dev.ragkit.grounding;
 
+import dev.ragkit.internal.PageKind;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -85,13 +86,6 @@ public record Citation(String sourceId, String documentId, String documentName, 
         if (page == null) {
             return path + ":" + startLine + "-" + endLine;
         }
-        String lines = startLine + "\u2013" + endLine;
-        if ("slide".equals(pageLabel)) {
-            return path + " slide " + page + ", lines " + lines;
-        }
-        if ("sheet".equals(pageLabel)) {
-            return path + " > " + (section == null ? "sheet " + page : section) + ", rows " + lines;
-        }
-        return path + " p. " + page + ", lines " + lines;
+        return PageKind.of(pageLabel).location(path, page, section, startLine, endLine);
     }
 }

@@ -1,5 +1,6 @@
 package dev.ragkit.grounding;
 
+import dev.ragkit.internal.PageKind;
 import dev.ragkit.internal.QueryTerms;
 import dev.ragkit.internal.Sentences;
 import dev.ragkit.prompt.ContextBlock;
@@ -14,9 +15,8 @@ import java.util.regex.Pattern;
  */
 final class SupportingLines {
 
-    /** The text of a quoted sentence as the extractive backend writes it: a list marker, then the page. */
-    private static final Pattern DECORATION = Pattern.compile(
-            "^\\s*([-*+\u2022]|\\d{1,3}[.)])\\s+|\\s*\\(p\\. \\d+\\)\\s*$");
+    /** A list marker before a quoted sentence as the extractive backend writes it. */
+    private static final Pattern DECORATION = Pattern.compile("^\\s*([-*+\u2022]|\\d{1,3}[.)])\\s+");
     private static final int SHORTEST_QUOTE = 12;
 
     private SupportingLines() {
@@ -29,7 +29,8 @@ final class SupportingLines {
      */
     static int[] of(String statement, ContextBlock block) {
         String text = block.text();
-        String claim = DECORATION.matcher(statement.strip()).replaceAll("").strip();
+        PageKind kind = PageKind.of(block.document());
+        String claim = withoutPlace(DECORATION.matcher(statement.strip()).replaceAll("").strip(), kind, block);
         int[] quoted = quote(claim, text);
         if (quoted != null) {
             return lines(block, text, quoted[0], quoted[1]);
@@ -37,7 +38,7 @@ final class SupportingLines {
         Set<String> said = QueryTerms.of(claim);
         Sentences.Sentence best = null;
         int bestShared = 0;
-        for (Sentences.Sentence s : Sentences.of(text, block.chunk().section())) {
+        for (Sentences.Sentence s : Sentences.of(text, block.chunk().section(), kind.linesAreUnits())) {
             if (s.heading()) {
                 continue;
             }
@@ -52,6 +53,16 @@ final class SupportingLines {
             return new int[] {block.startLine(), block.endLine()};
         }
         return new int[] {block.startLine() + best.firstLine(), block.startLine() + best.lastLine()};
+    }
+
+    /** The claim without the place the extractive backend writes after a quote ({@code (p. 12)}, {@code (slide 7)}). */
+    private static String withoutPlace(String claim, PageKind kind, ContextBlock block) {
+        Integer page = block.chunk().page();
+        if (page == null) {
+            return claim;
+        }
+        String place = "(" + kind.at(page.toString(), block.chunk().section()) + ")";
+        return claim.endsWith(place) ? claim.substring(0, claim.length() - place.length()).strip() : claim;
     }
 
     /** Where the claim stands in the text, white space aside: {@code {start, end}} offsets, or null. */

@@ -251,7 +251,8 @@ public final class DocumentIngestor {
         return new ParsedDocument(parsed.path(), SecretScanner.redactText(parsed.title()), parsed.docType(),
                 parsed.promotionLevel(), parsed.date(), parsed.accessTags(), parsed.owner(),
                 summary == null ? null : SecretScanner.redactText(summary), metadata, parsed.links(),
-                parsed.droppedLinks(), lines, parsed.firstBodyLine(), sections, parsed.pages(), parsed.structure());
+                parsed.droppedLinks(), lines, parsed.firstBodyLine(), sections, parsed.pages(), parsed.structure(),
+                parsed.warnings().stream().map(SecretScanner::redactText).toList());
     }
 
     /**

@@ -20,6 +20,9 @@ import java.util.TreeMap;
  * @param filesFailed      files (and folders that could not be listed) that failed, in path order (immutable)
  * @param filesRedacted    files indexed in this run in which secrets were redacted, with the lines, in path order
  *                         (immutable); never the secrets themselves
+ * @param filesWithWarnings files indexed in this run about whose reading a person should know something — hidden
+ *                         sheets skipped, a workbook cut at the character limit, pages read by OCR, attachments not
+ *                         read ({@link ParsedDocument#warnings()}) — with those warnings, in path order (immutable)
  * @param chunks           chunks stored
  * @param tokens           tokens in those chunks
  * @param documentsDeleted documents the sync mode deleted because their files are gone (0 without sync)
@@ -41,6 +44,7 @@ public record IndexReport(
         List<SkippedFile> filesSkipped,
         List<FailedFile> filesFailed,
         List<RedactedFile> filesRedacted,
+        List<WarnedFile> filesWithWarnings,
         long chunks,
         long tokens,
         int documentsDeleted,
@@ -61,6 +65,7 @@ public record IndexReport(
         filesSkipped = List.copyOf(Objects.requireNonNull(filesSkipped, "filesSkipped"));
         filesFailed = List.copyOf(Objects.requireNonNull(filesFailed, "filesFailed"));
         filesRedacted = List.copyOf(Objects.requireNonNull(filesRedacted, "filesRedacted"));
+        filesWithWarnings = List.copyOf(Objects.requireNonNull(filesWithWarnings, "filesWithWarnings"));
         if (filesIndexed < 0 || filesUnchanged < 0 || chunks < 0 || tokens < 0 || documentsDeleted < 0
                 || documentsGone < 0 || linksDropped < 0 || linksBroken < 0) {
             throw new IllegalArgumentException("report counts must not be negative");
@@ -80,8 +85,21 @@ public record IndexReport(
             List<FailedFile> filesFailed, long chunks, long tokens, int documentsDeleted, long linksDropped,
             long linksBroken, Map<String, TypeCounts> types, InputLimit inputLimit, boolean cancelled,
             Duration elapsed) {
-        this(filesIndexed, filesUnchanged, filesSkipped, filesFailed, List.of(), chunks, tokens, documentsDeleted, 0,
-                linksDropped, linksBroken, types, inputLimit, cancelled, elapsed);
+        this(filesIndexed, filesUnchanged, filesSkipped, filesFailed, List.of(), List.of(), chunks, tokens,
+                documentsDeleted, 0, linksDropped, linksBroken, types, inputLimit, cancelled, elapsed);
+    }
+
+    /**
+     * A report without files with warnings: as before {@link #filesWithWarnings()} existed.
+     *
+     * @throws IllegalArgumentException on negative counts
+     */
+    public IndexReport(int filesIndexed, int filesUnchanged, List<SkippedFile> filesSkipped,
+            List<FailedFile> filesFailed, List<RedactedFile> filesRedacted, long chunks, long tokens,
+            int documentsDeleted, int documentsGone, long linksDropped, long linksBroken,
+            Map<String, TypeCounts> types, InputLimit inputLimit, boolean cancelled, Duration elapsed) {
+        this(filesIndexed, filesUnchanged, filesSkipped, filesFailed, filesRedacted, List.of(), chunks, tokens,
+                documentsDeleted, documentsGone, linksDropped, linksBroken, types, inputLimit, cancelled, elapsed);
     }
 
     /**
@@ -207,6 +225,22 @@ public record IndexReport(
             Objects.requireNonNull(path, "path");
             lines = List.copyOf(Objects.requireNonNull(lines, "lines"));
             kinds = List.copyOf(Objects.requireNonNull(kinds, "kinds"));
+        }
+    }
+
+    /**
+     * A file indexed with warnings about how it was read (it is in the index; these say what of it is not, or how
+     * far to trust it).
+     *
+     * @param path     root-relative path with {@code /} separators
+     * @param warnings one sentence each, e.g. {@code 1 hidden sheet skipped (…)}, {@code page 2 read by OCR (…)}
+     *                 (immutable, not empty)
+     */
+    public record WarnedFile(String path, List<String> warnings) {
+        /** Checks for nulls and copies the list. */
+        public WarnedFile {
+            Objects.requireNonNull(path, "path");
+            warnings = List.copyOf(Objects.requireNonNull(warnings, "warnings"));
         }
     }
 

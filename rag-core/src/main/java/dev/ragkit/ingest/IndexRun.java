@@ -23,6 +23,7 @@ final class IndexRun {
     final List<IndexReport.SkippedFile> skipped = new ArrayList<>();
     final List<IndexReport.FailedFile> failed = new ArrayList<>();
     final List<IndexReport.RedactedFile> redacted = new ArrayList<>();
+    final List<IndexReport.WarnedFile> warned = new ArrayList<>();
     final Map<String, int[]> types = new HashMap<>();
     int indexed;
     int unchanged;
@@ -55,6 +56,11 @@ final class IndexRun {
                     + "indexed. Move the secrets out of the document", path, String.join(", ", secrets.kinds()),
                     secrets.count(), secrets.lines());
             redacted.add(new IndexReport.RedactedFile(path, secrets.lines(), secrets.kinds()));
+        }
+        List<String> warnings = ingested.parsed().warnings();
+        if (!warnings.isEmpty()) {
+            LOG.debug("{}: {}", path, String.join("; ", warnings));
+            warned.add(new IndexReport.WarnedFile(path, warnings));
         }
         count(type, 0);
         listener.onFileDone(path, ingested.chunks().size(), ingested.tokens());
@@ -96,12 +102,13 @@ final class IndexRun {
         skipped.sort(Comparator.comparing(IndexReport.SkippedFile::path));
         failed.sort(Comparator.comparing(IndexReport.FailedFile::path));
         redacted.sort(Comparator.comparing(IndexReport.RedactedFile::path));
+        warned.sort(Comparator.comparing(IndexReport.WarnedFile::path));
         Map<String, IndexReport.TypeCounts> counts = new HashMap<>();
         types.forEach((type, c) -> counts.put(type, new IndexReport.TypeCounts(c[0], c[1], c[2], c[3])));
         if (input.chunksOver() > 0) {
             LOG.warn("{}", input.describe(chunks));
         }
-        return new IndexReport(indexed, unchanged, skipped, failed, redacted, chunks, tokens, deleted, gone,
+        return new IndexReport(indexed, unchanged, skipped, failed, redacted, warned, chunks, tokens, deleted, gone,
                 linksDropped, linksBroken, counts, input, cancelled, elapsed);
     }
 }

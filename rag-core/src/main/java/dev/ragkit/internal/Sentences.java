@@ -69,6 +69,18 @@ public final class Sentences {
      * @return its sentences in order; blank text and rules give none
      */
     public static List<Sentence> of(String passage, @Nullable String section) {
+        return of(passage, section, false);
+    }
+
+    /**
+     * @param passage the text, lines separated by {@code \n}
+     * @param section the heading path of the passage, or {@code null}
+     * @param linesAreUnits whether each line is a unit of its own ({@link PageKind#linesAreUnits()}: a sheet's rows,
+     *                a slide's paragraphs): then no sentence crosses a line, so that consecutive rows or bullets
+     *                without full stops are never read as one sentence
+     * @return its sentences in order; blank text and rules give none
+     */
+    public static List<Sentence> of(String passage, @Nullable String section, boolean linesAreUnits) {
         Objects.requireNonNull(passage, "passage");
         List<int[]> lines = lines(passage);
         Kind[] kinds = classify(passage, lines, lastPart(section));
@@ -81,7 +93,7 @@ public final class Sentences {
                 continue;
             }
             int j = i + 1;
-            if (kind == Kind.PROSE || kind == Kind.ITEM || kind == Kind.COMMENT) {
+            if (!linesAreUnits && (kind == Kind.PROSE || kind == Kind.ITEM || kind == Kind.COMMENT)) {
                 Kind follows = kind == Kind.ITEM ? Kind.PROSE : kind;
                 while (j < lines.size() && kinds[j] == follows) {
                     j++;

@@ -66,11 +66,18 @@ public final class DocumentPaths {
 
     /**
      * @param path a document path
-     * @return its extension in lower case without the dot, or an empty text when it has none
+     * @return its extension in lower case without the dot, or an empty text when it has none; a file named
+     *         {@code mbox} in a folder named {@code *.mbox} (how Apple Mail exports a mailbox: {@code Inbox.mbox/mbox})
+     *         has the extension {@code mbox}
      */
     public static String extension(String path) {
-        String name = path.substring(path.lastIndexOf('/') + 1);
+        int slash = path.lastIndexOf('/');
+        String name = path.substring(slash + 1);
         int dot = name.lastIndexOf('.');
+        if (dot <= 0 && name.equals("mbox") && slash > 0
+                && path.substring(0, slash).toLowerCase(java.util.Locale.ROOT).endsWith(".mbox")) {
+            return "mbox";
+        }
         return dot > 0 ? name.substring(dot + 1).toLowerCase(java.util.Locale.ROOT) : "";
     }
 

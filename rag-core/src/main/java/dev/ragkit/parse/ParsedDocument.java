@@ -46,6 +46,9 @@ import org.jspecify.annotations.Nullable;
  *                       down) where the section changes, the section naming the part ({@code report.pdf})
  * @param structure      how the lines are marked up: {@link Structure#MARKDOWN} lets the chunker read fenced code
  *                       blocks and headings from the lines; {@link Structure#PLAIN} takes them as they are
+ * @param warnings       what a person should know about how the file was read although it was indexed — hidden
+ *                       sheets skipped, a workbook cut at the character limit, pages read by OCR, attachments not
+ *                       read — one sentence each, in order (immutable); the index report lists them per file
  */
 public record ParsedDocument(
         String path,
@@ -63,7 +66,8 @@ public record ParsedDocument(
         int firstBodyLine,
         List<@Nullable String> sections,
         List<@Nullable Integer> pages,
-        Structure structure) {
+        Structure structure,
+        List<String> warnings) {
 
     /**
      * The metadata key that names what a page of a paged document is, for citations: {@code slide} (a slide deck:
@@ -129,6 +133,35 @@ public record ParsedDocument(
             }
         }
         Objects.requireNonNull(structure, "structure");
+        warnings = List.copyOf(Objects.requireNonNull(warnings, "warnings"));
+    }
+
+    /**
+     * A document without warnings (the record's shape before {@link #warnings()} existed).
+     *
+     * @param path           the root-relative path
+     * @param title          the title
+     * @param docType        the document type, or {@code null}
+     * @param promotionLevel the promotion level
+     * @param date           the date, or {@code null}
+     * @param accessTags     the access tags
+     * @param owner          the owner tag, or {@code null}
+     * @param summary        the summary, or {@code null}
+     * @param metadata       further fields
+     * @param links          local links
+     * @param droppedLinks   links dropped for leaving the root
+     * @param lines          every line
+     * @param firstBodyLine  the first body line
+     * @param sections       the heading path of each line
+     * @param pages          the page of each line, or empty
+     * @param structure      how the lines are marked up
+     */
+    public ParsedDocument(String path, String title, @Nullable String docType, PromotionLevel promotionLevel,
+            @Nullable LocalDate date, SortedSet<String> accessTags, @Nullable String owner, @Nullable String summary,
+            Map<String, String> metadata, List<String> links, int droppedLinks, List<String> lines,
+            int firstBodyLine, List<@Nullable String> sections, List<@Nullable Integer> pages, Structure structure) {
+        this(path, title, docType, promotionLevel, date, accessTags, owner, summary, metadata, links, droppedLinks,
+                lines, firstBodyLine, sections, pages, structure, List.of());
     }
 
     /**
@@ -234,6 +267,7 @@ public record ParsedDocument(
         private @Nullable List<@Nullable String> sections;
         private List<@Nullable Integer> pages = List.of();
         private Structure structure = Structure.PLAIN;
+        private final List<String> warnings = new ArrayList<>();
 
         private Builder(String path) {
             this.path = Objects.requireNonNull(path, "path");
@@ -328,6 +362,15 @@ public record ParsedDocument(
         }
 
         /**
+         * @param warning one sentence a person should know about how the file was read, e.g. {@code 2 hidden
+         *                sheets skipped} (see {@link ParsedDocument#warnings()}) @return this builder
+         */
+        public Builder warning(String warning) {
+            this.warnings.add(Objects.requireNonNull(warning, "warning"));
+            return this;
+        }
+
+        /**
          * @return the document
          * @throws IllegalArgumentException when sections or pages do not match the lines
          */
@@ -338,7 +381,7 @@ public record ParsedDocument(
             }
             return new ParsedDocument(path, title != null ? title : DocumentPaths.baseName(path), docType,
                     promotionLevel, date, accessTags, owner, summary, metadata, links, droppedLinks, lines,
-                    firstBodyLine, perLine, pages, structure);
+                    firstBodyLine, perLine, pages, structure, warnings);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.ragkit.prompt;
 
+import dev.ragkit.internal.PageKind;
 import dev.ragkit.store.PromotionLevel;
 import dev.ragkit.store.StoredDocument;
 import java.util.Locale;
@@ -73,7 +74,7 @@ final class GroundedPromptBuilder implements PromptBuilder {
         String section = block.chunk().section();
         b.append("\nSection: ").append(section == null ? "N/A" : headerValue(section));
         Integer page = block.chunk().page();
-        b.append("\nPage: ").append(page == null ? "N/A" : page.toString());
+        b.append('\n').append(page == null ? "Page: N/A" : PageKind.of(d).header() + ": " + page);
         if (d.promotionLevel() != PromotionLevel.STANDARD) {
             b.append("\nPriority: ").append(d.promotionLevel().name().toLowerCase(Locale.ROOT));
         }

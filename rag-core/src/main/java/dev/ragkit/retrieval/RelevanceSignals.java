@@ -1,6 +1,7 @@
 package dev.ragkit.retrieval;
 
 import dev.ragkit.embedding.SimilarityScale;
+import dev.ragkit.internal.PageKind;
 import dev.ragkit.internal.QueryTerms;
 import dev.ragkit.internal.Sentences;
 import dev.ragkit.store.SearchHit;
@@ -34,7 +35,8 @@ public final class RelevanceSignals {
         for (SearchHit hit : hits) {
             List<Set<String>> perSentence = new ArrayList<>();
             Set<String> all = new HashSet<>();
-            for (Sentences.Sentence s : Sentences.of(hit.chunk().text(), hit.chunk().section())) {
+            for (Sentences.Sentence s : Sentences.of(hit.chunk().text(), hit.chunk().section(),
+                    PageKind.of(hit.document()).linesAreUnits())) {
                 Set<String> t = QueryTerms.of(s.text());
                 t.retainAll(terms);
                 perSentence.add(t);

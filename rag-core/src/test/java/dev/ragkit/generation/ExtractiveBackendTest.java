@@ -67,6 +67,44 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_sentenceFromASlide_isQuotedWithItsSlide() {
+        String text = "Roadmap\nLeft column: finish the API\nBelow both: hire two engineers";
+        ContextBlock slide = labelled("deck.pptx", "slide", text, "Roadmap", 2);
+
+        ChatResult r = new ExtractiveBackend().chat(prompt(List.of(slide), "How many engineers do we hire?"));
+
+        assertThat(r.text()).contains("- Below both: hire two engineers (slide 2) [SourceId: " + slide.sourceId() + "]")
+                .doesNotContain("(p. ");
+        Citation cited = CitationExtractor.standard().extract(r.text(), List.of(slide)).citations().get(0);
+        assertThat(cited.location()).isEqualTo("deck.pptx slide 2, lines 3\u20133");
+    }
+
+    @Test
+    void chat_rowOfASheet_isQuotedAloneAndCitedAsThatRow() {
+        // Rows are not sentences that go on into the next row: the South row alone is quoted and cited.
+        String text = "Region | Q3\nRegion: North | Q3: 1200\nRegion: South | Q3: 950\nRegion: East | Q3: 700";
+        ContextBlock sheet = labelled("budget.xlsx", "sheet", text, "Q3", 1);
+
+        ChatResult r = new ExtractiveBackend().chat(prompt(List.of(sheet), "How much did South make?"));
+
+        assertThat(r.text()).contains("- Region: South | Q3: 950 (sheet Q3) [SourceId: " + sheet.sourceId() + "]")
+                .doesNotContain("North").doesNotContain("East");
+        Citation cited = CitationExtractor.standard().extract(r.text(), List.of(sheet)).citations().get(0);
+        assertThat(cited.startLine()).isEqualTo(3);
+        assertThat(cited.endLine()).isEqualTo(3);
+        assertThat(cited.location()).isEqualTo("budget.xlsx > Q3, rows 3\u20133");
+    }
+
+    /** A block of the first lines of one page of a document whose pages are slides or sheets. */
+    private static ContextBlock labelled(String path, String label, String text, String section, int page) {
+        StoredDocument d = StoredDocument.builder().tenant("t").path(path).title(path).charCount(text.length())
+                .metadata(java.util.Map.of(dev.ragkit.parse.ParsedDocument.PAGE_LABEL, label)).build();
+        int lines = text.split("\n", -1).length;
+        StoredChunk c = new StoredChunk(d.id(), 0, text, null, 10, 1, lines, section, page);
+        return new ContextBlock(ContextBlock.Kind.RELEVANT, d, c, text, 1, lines, 0.8, 0.8, 0.8, null, false);
+    }
+
+    @Test
     void chat_quotesTheBestMatchingSentencesWithTheirSourceIds() {
         ContextBlock keys = block("keys.md", "Welcome to the guide. API keys rotate every ninety days.\n"
                 + "The rotate command replaces a key early.");

@@ -27,6 +27,18 @@ final class SentencesTest {
     }
 
     @Test
+    void of_rowsOfASheet_areEachAUnitOfTheirOwn() {
+        String sheet = "Region | Q3\nRegion: North | Q3: 1200\nRegion: South | Q3: 950\nRegion: East | Q3: 700";
+
+        assertThat(Sentences.of(sheet, "Q3")).hasSize(1);          // read as prose: one "sentence" of four rows
+        List<Sentences.Sentence> rows = Sentences.of(sheet, "Q3", true);
+        assertThat(rows).extracting(Sentences.Sentence::text).containsExactly("Region | Q3",
+                "Region: North | Q3: 1200", "Region: South | Q3: 950", "Region: East | Q3: 700");
+        assertThat(rows.get(2).firstLine()).isEqualTo(2);
+        assertThat(rows.get(2).lastLine()).isEqualTo(2);
+    }
+
+    @Test
     void of_plainHeadingFromWord_isNeverGluedToTheSentenceAfterIt() {
         // Word and HTML text has no markup: a heading is a short title line followed by its paragraph.
         String passage = "Essay Memo\nThe memo is due on Friday. Late memos lose a grade.";

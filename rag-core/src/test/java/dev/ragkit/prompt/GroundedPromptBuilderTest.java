@@ -65,6 +65,19 @@ final class GroundedPromptBuilderTest {
     }
 
     @Test
+    void formatBlock_slideAndSheet_nameTheirPageAsTheDocumentsPageLabelSays() {
+        StoredDocument deck = StoredDocument.builder().tenant("acme").path("deck.pptx").title("Deck")
+                .metadata(java.util.Map.of(dev.ragkit.parse.ParsedDocument.PAGE_LABEL, "slide")).build();
+        StoredDocument budget = StoredDocument.builder().tenant("acme").path("budget.xlsx").title("Budget")
+                .metadata(java.util.Map.of(dev.ragkit.parse.ParsedDocument.PAGE_LABEL, "sheet")).build();
+
+        assertThat(builder.formatBlock(block(ContextBlock.Kind.RELEVANT, deck, 1, "Hire two engineers", "Roadmap", 7,
+                null))).contains("\nSection: Roadmap\nSlide: 7\n").doesNotContain("Page:");
+        assertThat(builder.formatBlock(block(ContextBlock.Kind.RELEVANT, budget, 0, "Region: South | Q3: 950", "Q3",
+                1, null))).contains("\nSection: Q3\nSheet: 1\n").doesNotContain("Page:");
+    }
+
+    @Test
     void formatBlock_noSectionNoPage_writesNotApplicable() {
         ContextBlock b = relevant(document("a.md"), 0, "text");
 

@@ -138,6 +138,8 @@ public final class MailDocumentParser implements DocumentParser {
         private final DocumentSource source;
         private final DocumentParts out;
         private final List<String> notRead = new ArrayList<>();
+        /** The warnings of the attachments' own parses, each after the attachment's name. */
+        private final List<String> partWarnings = new ArrayList<>();
         private final List<String> attachments = new ArrayList<>();
         private int parts;
 
@@ -187,7 +189,17 @@ public final class MailDocumentParser implements DocumentParser {
             }
             Map<String, String> metadata = new LinkedHashMap<>();
             metadata.put("messages", Integer.toString(starts.size()));
-            return finish(ParsedDocument.builder(source.path()).docType("email"), metadata);
+            return finish(ParsedDocument.builder(source.path()).docType("email").title(mailboxName(source.path())),
+                    metadata);
+        }
+
+        /** The mailbox's name: {@code Inbox} for {@code Inbox.mbox}, and for Apple Mail's {@code Inbox.mbox/mbox}. */
+        private static String mailboxName(String path) {
+            String file = path.substring(path.lastIndexOf('/') + 1);
+            if (file.equals("mbox") && path.lastIndexOf('/') > 0) {
+                return DocumentPaths.baseName(path.substring(0, path.lastIndexOf('/')));
+            }
+            return DocumentPaths.baseName(path);
         }
 
         private ParsedDocument finish(ParsedDocument.Builder builder, Map<String, String> metadata) {
@@ -196,8 +208,14 @@ public final class MailDocumentParser implements DocumentParser {
             }
             if (!notRead.isEmpty()) {
                 List<String> listed = notRead.subList(0, Math.min(notRead.size(), MAX_NOT_READ_LISTED));
-                metadata.put(ATTACHMENTS_NOT_READ, String.join("; ", listed)
-                        + (notRead.size() > listed.size() ? "; and " + (notRead.size() - listed.size()) + " more" : ""));
+                String list = String.join("; ", listed)
+                        + (notRead.size() > listed.size() ? "; and " + (notRead.size() - listed.size()) + " more" : "");
+                metadata.put(ATTACHMENTS_NOT_READ, list);
+                builder.warning((notRead.size() == 1 ? "1 attachment" : notRead.size() + " attachments")
+                        + " not read: " + list);
+            }
+            for (String warning : partWarnings.subList(0, Math.min(partWarnings.size(), MAX_NOT_READ_LISTED))) {
+                builder.warning(warning);
             }
             if (!out.hasText()) {
                 throw new DocumentSkippedException(source.path(), SkipReason.NO_TEXT_LAYER, "the e-mail has no text "
@@ -388,6 +406,7 @@ public final class MailDocumentParser implements DocumentParser {
             String name = out.uniqueName(fileName);
             String part = section == null ? name : section + " > " + name;
             attachments.add(part);
+            parsed.warnings().forEach(warning -> partWarnings.add(part + ": " + warning));
             out.blank(section);
             out.append(parsed, part);
             out.blank(part);

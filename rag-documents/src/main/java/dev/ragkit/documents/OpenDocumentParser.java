@@ -590,6 +590,7 @@ public final class OpenDocumentParser implements DocumentParser {
                 }
                 builder.docType(kind == Kind.SHEETS ? "ods" : "odp").lines(paged.lines()).pages(paged.pages())
                         .sections(paged.sections());
+                SpreadsheetDocumentParser.warnings(builder, hidden, cut);
                 fallback = firstSlideTitle;
             }
             String title = DocumentPaths.baseName(source.path());

@@ -216,6 +216,7 @@ public final class PdfDocumentParser implements DocumentParser {
         List<Integer> empty = new ArrayList<>();
         List<Integer> recognised = new ArrayList<>();
         List<Integer> scanned = new ArrayList<>();
+        List<Integer> unrecognised = new ArrayList<>();
         String section = null;
         long chars = 0;
         for (int page = 1; page <= pageCount; page++) {
@@ -238,6 +239,8 @@ public final class PdfDocumentParser implements DocumentParser {
                     pageSection = section == null ? OCR_MARK : section + " " + OCR_MARK;
                     if (pageLines.stream().anyMatch(line -> !line.isBlank())) {
                         recognised.add(page);
+                    } else {
+                        unrecognised.add(page);
                     }
                 } else {
                     scanned.add(page);
@@ -273,8 +276,20 @@ public final class PdfDocumentParser implements DocumentParser {
         if (info.getAuthor() != null && !info.getAuthor().isBlank()) {
             metadata.put("author", info.getAuthor().strip());
         }
-        return ParsedDocument.builder(source.path()).title(title(info, lines, source.path())).docType("pdf")
-                .metadata(metadata).lines(lines).pages(pages).sections(sections).build();
+        ParsedDocument.Builder builder = ParsedDocument.builder(source.path()).title(title(info, lines,
+                source.path())).docType("pdf").metadata(metadata).lines(lines).pages(pages).sections(sections);
+        if (!recognised.isEmpty()) {
+            builder.warning(pagesNamed(recognised) + " read by OCR (tesseract, language " + ocr.language()
+                    + "): the text is recognised, not extracted, and may hold errors");
+        }
+        if (!unrecognised.isEmpty()) {
+            builder.warning(pagesNamed(unrecognised) + " scanned, and OCR found no text on " + (unrecognised.size() == 1
+                    ? "it" : "them") + ": not indexed");
+        }
+        if (!scanned.isEmpty()) {
+            builder.warning(pagesNamed(scanned) + " scanned (no text layer) and not read: " + TesseractOcr.INSTALL_HINT);
+        }
+        return builder.build();
     }
 
     private static List<String> trimmed(String text) {
@@ -283,6 +298,11 @@ public final class PdfDocumentParser implements DocumentParser {
             lines.remove(lines.size() - 1);
         }
         return lines;
+    }
+
+    /** @return {@code page 3} or {@code pages 2, 5} */
+    private static String pagesNamed(List<Integer> pages) {
+        return (pages.size() == 1 ? "page " : "pages ") + join(pages);
     }
 
     private static String join(List<Integer> pages) {

@@ -235,10 +235,30 @@ public final class SpreadsheetDocumentParser implements DocumentParser {
             metadata.put("author", author.strip());
         }
         String name = SectionedLines.oneLine(title);
-        return ParsedDocument.builder(source.path())
+        ParsedDocument.Builder builder = ParsedDocument.builder(source.path())
                 .title(!name.isEmpty() && name.length() <= MAX_TITLE ? name : DocumentPaths.baseName(source.path()))
-                .docType(type).metadata(metadata).lines(out.lines()).pages(out.pages()).sections(out.sections())
-                .build();
+                .docType(type).metadata(metadata).lines(out.lines()).pages(out.pages()).sections(out.sections());
+        return warnings(builder, hidden, cut).build();
+    }
+
+    /**
+     * Adds the report's warnings of a workbook (Excel or OpenDocument): hidden sheets skipped, the cut.
+     *
+     * @param builder the document
+     * @param hidden  the hidden sheets skipped
+     * @param cut     where the character limit cut the workbook, or {@code null}
+     * @return the builder
+     */
+    static ParsedDocument.Builder warnings(ParsedDocument.Builder builder, int hidden, @Nullable String cut) {
+        if (hidden > 0) {
+            builder.warning(hidden + (hidden == 1 ? " hidden sheet" : " hidden sheets") + " skipped (hidden sheets "
+                    + "are not indexed; unhide a sheet to index it)");
+        }
+        if (cut != null) {
+            builder.warning(cut + "; the rows before it are indexed (raise the character limit, or split the "
+                    + "workbook, to index the rest)");
+        }
+        return builder;
     }
 
     /** Ends the SAX parse of a sheet once the character limit cut it. */

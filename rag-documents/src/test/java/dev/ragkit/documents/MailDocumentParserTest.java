@@ -33,6 +33,7 @@ final class MailDocumentParserTest {
                 .containsEntry("attachments", "report.pdf, notes.txt, venue.eml");
         assertThat(doc.metadata().get(MailDocumentParser.ATTACHMENTS_NOT_READ))
                 .isEqualTo("logo.png (no parser reads .png files)");
+        assertThat(doc.warnings()).containsExactly("1 attachment not read: logo.png (no parser reads .png files)");
         // header block and body: no section, no page
         int body = doc.lines().indexOf("the quarterly report is attached; see the travel page.") + 1;
         assertThat(body).isPositive();

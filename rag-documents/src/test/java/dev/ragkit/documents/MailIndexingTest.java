@@ -64,6 +64,26 @@ final class MailIndexingTest {
         assertThat(again.filesUnchanged()).isEqualTo(2);
     }
 
+    @Test
+    void index_appleMailExport_readsTheMboxFileInsideTheMboxFolder() throws Exception {
+        // Apple Mail exports a mailbox as a folder Inbox.mbox holding a file named mbox (and a table of contents).
+        Path folder = Files.createDirectories(root.resolve("Inbox.mbox"));
+        Files.writeString(folder.resolve("mbox"), "From bob@example.com Sat May 18 10:00:00 2024\n"
+                + "Subject: Lunch\nFrom: bob@example.com\n\nLunch is served at noon in the atrium.\n");
+        Files.writeString(root.resolve("mbox"), "not a mailbox: a text file that happens to be called mbox\n");
+
+        IndexReport report = indexer().index(root);
+
+        assertThat(report.filesFailed()).isEmpty();
+        assertThat(report.types().get("email").indexed()).isEqualTo(1);
+        assertThat(report.types().get("text").indexed()).isEqualTo(1);      // an mbox outside a .mbox folder
+        SearchHit lunch = store.search(SearchRequest.builder(Scope.of("t")).vector(embedder.embedQueries(
+                List.of("lunch atrium"))[0]).text("lunch atrium").k(5).build()).get(0);
+        assertThat(lunch.document().path()).isEqualTo("Inbox.mbox/mbox");
+        assertThat(lunch.document().title()).isEqualTo("Inbox");
+        assertThat(lunch.chunk().section()).isEqualTo("Lunch");
+    }
+
     private Indexer indexer() {
         return Indexer.builder().store(store).embedder(embedder).tenant("t").build();
     }

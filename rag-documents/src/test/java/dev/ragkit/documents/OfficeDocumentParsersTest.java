@@ -88,6 +88,8 @@ final class OfficeDocumentParsersTest {
         assertThat(book.metadata()).containsEntry(ParsedDocument.PAGE_LABEL, "sheet")
                 .containsEntry(SpreadsheetDocumentParser.HIDDEN_SHEETS, "1")
                 .doesNotContainKey(SpreadsheetDocumentParser.CUT);
+        assertThat(book.warnings()).containsExactly("1 hidden sheet skipped (hidden sheets are not indexed; unhide a "
+                + "sheet to index it)");
         assertThat(book.lines()).noneMatch(line -> line.contains("Alice") || line.contains("99999"));
         // line n of a sheet is its row n: the header is row 1, South row 3, the total (a formula) row 6
         assertThat(place(book, "Region | Q3")).isEqualTo("page 1 [Q3] line 1");

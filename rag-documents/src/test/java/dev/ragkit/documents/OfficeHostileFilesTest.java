@@ -252,6 +252,9 @@ final class OfficeHostileFilesTest {
         assertThat(book.lines()).containsExactly("Region | Q3", "Region: North | Q3: 1200");
         assertThat(book.metadata()).containsEntry(SpreadsheetDocumentParser.CUT,
                 "sheet 'Q3' was cut at row 3: the text reached the limit of 60 characters");
+        assertThat(book.warnings()).contains("sheet 'Q3' was cut at row 3: the text reached the limit of 60 "
+                + "characters; the rows before it are indexed (raise the character limit, or split the workbook, to "
+                + "index the rest)");
     }
 
     private void write(String path, byte[] bytes) throws IOException {

@@ -42,6 +42,8 @@ final class PdfOcrTest {
         assertThat(doc.sections().subList(1, doc.lines().size())).containsOnly(PdfDocumentParser.OCR_MARK);
         assertThat(doc.metadata()).containsEntry(PdfDocumentParser.OCR_PAGES, "2")
                 .containsEntry("ocr_language", "eng").doesNotContainKey(PdfDocumentParser.PAGES_WITHOUT_TEXT);
+        assertThat(doc.warnings()).containsExactly("page 2 read by OCR (tesseract, language eng): the text is "
+                + "recognised, not extracted, and may hold errors");
 
         List<TextChunk> chunks = TokenWindowChunker.builder().counter(TokenCounters.jtokkit()).build().chunk(doc);
         TextChunk helmets = chunks.stream().filter(c -> c.text().contains("Helmets")).findFirst().orElseThrow();
@@ -57,6 +59,8 @@ final class PdfOcrTest {
         ParsedDocument mixed = withoutOcr.parse(DocumentSource.of("mixed.pdf", onlyTheScan));
         assertThat(mixed.metadata()).containsEntry(PdfDocumentParser.PAGES_WITHOUT_TEXT, "2")
                 .doesNotContainKey(PdfDocumentParser.OCR_PAGES);
+        assertThat(mixed.warnings()).singleElement().asString().startsWith("page 2 scanned (no text layer) and not "
+                + "read: install Tesseract");
         assertThat(withoutOcr.ocrAvailable()).isFalse();
     }
 
