@@ -1,12 +1,11 @@
 package dev.ragkit.internal;
 
-import dev.ragkit.parse.ParsedDocument;
 import dev.ragkit.store.StoredDocument;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What a page of a paged document is — a page, a slide or a sheet, from the document's
- * {@value ParsedDocument#PAGE_LABEL} metadata — and the one place that turns a page and that label into words: the
+ * {@code page_label} metadata — and the one place that turns a page and that label into words: the
  * prompt's header ({@code Page: 12}, {@code Slide: 7}, {@code Sheet: 1}), an extractive answer's note
  * ({@code (p. 12)}, {@code (slide 7)}, {@code (sheet Q3)}) and a citation's location
  * ({@code a.pdf p. 12, lines 4–9}, {@code deck.pptx slide 7, lines 2–4}, {@code budget.xlsx > Q3, rows 4–9}).
@@ -20,6 +19,9 @@ public enum PageKind {
     /** A sheet of a workbook ({@code sheet}), named by its section; its line {@code n} is row {@code n}. */
     SHEET("Sheet", "sheet");
 
+    /** The document metadata key that holds the label ({@code slide}, {@code sheet}; absent for pages). */
+    public static final String METADATA_KEY = "page_label";
+
     private final String header;
     private final String word;
 
@@ -29,7 +31,7 @@ public enum PageKind {
     }
 
     /**
-     * @param label the {@value ParsedDocument#PAGE_LABEL} metadata value, or {@code null}
+     * @param label the {@code page_label} metadata value, or {@code null}
      * @return {@link #SLIDE} for {@code slide}, {@link #SHEET} for {@code sheet}, else {@link #PAGE}
      */
     public static PageKind of(@Nullable String label) {
@@ -44,7 +46,7 @@ public enum PageKind {
      * @return what its pages are
      */
     public static PageKind of(StoredDocument document) {
-        return of(document.metadata().get(ParsedDocument.PAGE_LABEL));
+        return of(document.metadata().get(METADATA_KEY));
     }
 
     /**

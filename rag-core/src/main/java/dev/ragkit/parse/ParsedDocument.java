@@ -1,5 +1,6 @@
 package dev.ragkit.parse;
 
+import dev.ragkit.internal.PageKind;
 import dev.ragkit.store.PromotionLevel;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ public record ParsedDocument(
      * {@code deck.pptx slide 7, lines 2–4}) or {@code sheet} (a spreadsheet: each sheet a page whose lines are its
      * rows, cited by the sheet's name as {@code budget.xlsx > Q3, rows 4–9}); absent for pages ({@code p. 12}).
      */
-    public static final String PAGE_LABEL = "page_label";
+    public static final String PAGE_LABEL = PageKind.METADATA_KEY;
 
     /** How a document's lines are marked up, which tells the chunker what a line can mean. */
     public enum Structure {
