@@ -149,9 +149,7 @@ final class Api extends HttpServlet {
                     + shown(path)));
             return;
         }
-        AuditOperation operation = path.equals("/v1/search") ? AuditOperation.RETRIEVE : path.equals("/v1/ask")
-                || path.equals("/v1/chat/completions") ? AuditOperation.ASK : AuditOperation.LIST;
-        Call call = new Call(clock.instant(), grant, operation);
+        Call call = new Call(clock.instant(), grant, operation(path));
         try {
             switch (path) {
                 case "/v1/ask" -> ask(call, request, response);
@@ -513,7 +511,9 @@ final class Api extends HttpServlet {
     /**
      * Runs one answer through the pipeline's streaming path on this thread: passes its events on, probes the
      * connection every second while nothing else is written (a write that fails means the client went away, and
-     * the answer is cancelled), and cancels it at the request timeout (504).
+     * the answer is cancelled), and cancels it at the request timeout (504). The plain JSON routes write nothing
+     * before the answer, so a client that leaves them is noticed only at the request timeout (Jetty does not read a
+     * connection while its request is handled; see docs/design-notes.md).
      */
     private RagResponse run(RagRequest request, @Nullable Events events) {
         BlockingQueue<Object[]> queue = new LinkedBlockingQueue<>();
@@ -843,11 +843,27 @@ final class Api extends HttpServlet {
 
     /** Audits a refused request: its reason code and message, never its text. */
     private void refused(Call call, ApiException e) {
-        AuditRecord record = AuditRecord.builder(call.operation()).timestamp(call.start())
-                .requestId(UUID.randomUUID().toString()).tenant(call.grant().tenant())
+        refused(audit, call.operation(), call.start(), call.grant().tenant(), e, e.getMessage());
+    }
+
+    /** @return what a request to {@code path} is audited as */
+    static AuditOperation operation(String path) {
+        return path.equals("/v1/search") ? AuditOperation.RETRIEVE : path.equals("/v1/ask")
+                || path.equals("/v1/chat/completions") ? AuditOperation.ASK : AuditOperation.LIST;
+    }
+
+    /**
+     * Audits a refused request as {@code REFUSED} with its error code: the record holds the code (as the query's
+     * hash) and {@code reason}, never the request's text or token. A failing audit sink is logged, not thrown: the
+     * refusal is sent either way.
+     */
+    static void refused(AuditTrail audit, AuditOperation operation, Instant start, String tenant, ApiException e,
+            String reason) {
+        AuditRecord record = AuditRecord.builder(operation).timestamp(start)
+                .requestId(UUID.randomUUID().toString()).tenant(tenant)
                 .query(e.code, QueryRedaction.HASH).model("none")
-                .latencyMillis(Duration.between(call.start(), clock.instant()).toMillis())
-                .outcome(AuditOutcome.REFUSED, e.code).reason(e.getMessage()).build();
+                .latencyMillis(Math.max(0, Duration.between(start, Instant.now()).toMillis()))
+                .outcome(AuditOutcome.REFUSED, e.code).reason(reason).build();
         try {
             audit.write(record, null);
         } catch (AuditException failed) {
