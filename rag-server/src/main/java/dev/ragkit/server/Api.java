@@ -428,14 +428,16 @@ final class Api extends HttpServlet {
                         + "'");
             }
         }
-        TreeMap<Integer, String> text = new TreeMap<>();
-        Map<Integer, Integer> pageOf = new HashMap<>();
+        // a paged document (PDF) numbers its lines within each page: a line is its page and its number
+        TreeMap<Long, String> text = new TreeMap<>();
+        Map<Long, Integer> pageOf = new HashMap<>();
         for (StoredChunk c : store.chunksWithoutEmbeddings(scope, doc.id())) {
             String[] split = c.text().split("\n", -1);
             for (int i = 0; i < split.length && c.startLine() + i <= c.endLine(); i++) {
-                text.putIfAbsent(c.startLine() + i, split[i]);
+                long key = lineKey(c.page(), c.startLine() + i);
+                text.putIfAbsent(key, split[i]);
                 if (c.page() != null) {
-                    pageOf.putIfAbsent(c.startLine() + i, c.page());
+                    pageOf.putIfAbsent(key, c.page());
                 }
             }
         }
@@ -444,28 +446,43 @@ final class Api extends HttpServlet {
         d.put("id", doc.id()).put("path", doc.path()).put("title", doc.title())
                 .put("type", doc.docType() != null ? doc.docType() : extension(doc.path()));
         ArrayNode list = out.putArray("lines");
-        int previous = 0;
-        for (Map.Entry<Integer, String> e : text.entrySet()) {
-            int n = e.getKey();
-            Integer p = pageOf.get(n);
-            boolean marked = (from > 0 && n >= from && n <= to) || (page != null && page.equals(p));
+        long previous = -1;
+        for (Map.Entry<Long, String> e : text.entrySet()) {
+            int n = (int) (e.getKey() % LINES_PER_PAGE_KEY);
+            Integer p = pageOf.get(e.getKey());
+            boolean inLines = from > 0 && n >= from && n <= to;
+            boolean onPage = page != null && page.equals(p);
+            // lines and page: the cited lines of the cited page; one of them: those lines, or that page's lines
+            boolean marked = from > 0 && page != null ? inLines && onPage : inLines || onPage;
             ObjectNode line = list.addObject().put("n", n).put("text", e.getValue()).put("highlight", marked);
             if (p != null) {
                 line.put("page", p);
             }
-            if (previous > 0 && n > previous + 1) {
+            if (previous >= 0 && e.getKey() > previous + 1 && e.getKey() / LINES_PER_PAGE_KEY
+                    == previous / LINES_PER_PAGE_KEY) {
                 line.put("gapBefore", true);
             }
-            previous = n;
+            previous = e.getKey();
         }
-        if (from > 0) {
-            out.putObject("highlight").put("from", from).put("to", to);
-        } else if (page != null) {
-            out.putObject("highlight").put("page", page);
+        if (from > 0 || page != null) {
+            ObjectNode highlight = out.putObject("highlight");
+            if (from > 0) {
+                highlight.put("from", from).put("to", to);
+            }
+            if (page != null) {
+                highlight.put("page", page);
+            }
         }
         flags(out, audit(call, "view " + doc.id(), List.of(doc.id()), AuditOutcome.RETRIEVED, null,
                 Map.of("lines", (long) text.size()), null));
         sendJson(response, 200, out);
+    }
+
+    /** Lines of a view sort by page, then number: the key is {@code page * LINES_PER_PAGE_KEY + line}. */
+    private static final long LINES_PER_PAGE_KEY = 1_000_000_000L;
+
+    private static long lineKey(@Nullable Integer page, int line) {
+        return (page == null ? 0L : page.longValue()) * LINES_PER_PAGE_KEY + line;
     }
 
     private void health(Call call, HttpServletResponse response) throws IOException {

@@ -406,6 +406,8 @@ final class RagServerTest {
             assertThat(r.toString()).doesNotContain(ACME_TOKEN).doesNotContain(GLOBEX_TOKEN)
                     .doesNotContain("wrong-token").doesNotContain(secret);
         }
+        assertThatThrownBy(() -> Grant.of(RequestGuard.UNKNOWN_TENANT, List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reserved");
         assertThat(refused).filteredOn(r -> r.errorType().equals("ORIGIN_NOT_ALLOWED")).singleElement()
                 .extracting(AuditRecord::operation).isEqualTo(AuditOperation.RETRIEVE);
         assertThat(refused).filteredOn(r -> r.errorType().equals("HOST_NOT_ALLOWED")).singleElement()

@@ -243,7 +243,8 @@ public class RagKitProperties {
     /**
      * RagKit's HTTP server (the routes of {@code ragkit serve}: /v1/ask, /v1/search, /v1/documents,
      * /v1/chat/completions, /v1/health, the OpenAPI document and the web page) on a port of its own, over the
-     * application's pipeline; needs dev.ragkit:rag-server.
+     * application's pipeline; needs dev.ragkit:rag-server. The limits' defaults are rag-server's own constants
+     * (compile-time constants, inlined: this class loads without rag-server).
      */
     public static class Server {
         /** Whether to start it with the application (default false). */
@@ -263,15 +264,16 @@ public class RagKitProperties {
         /** Host header values allowed besides the loopback names and the bound address, e.g. rag.example:8081. */
         private List<String> allowedHosts = new ArrayList<>();
         /** The most API requests running at once; more get 429 (default 16). */
-        private int maxConcurrent = 16;
+        private int maxConcurrent = dev.ragkit.server.ServerSettings.DEFAULT_MAX_CONCURRENT_REQUESTS;
         /** The largest request body in bytes (default 1048576). */
-        private int maxRequestBytes = 1024 * 1024;
+        private int maxRequestBytes = dev.ragkit.server.ServerSettings.DEFAULT_MAX_REQUEST_BYTES;
         /** The longest an answer may take before it is cancelled with 504 (default 120s). */
-        private Duration requestTimeout = Duration.ofSeconds(120);
+        private Duration requestTimeout = Duration.ofSeconds(
+                dev.ragkit.server.ServerSettings.DEFAULT_REQUEST_TIMEOUT_SECONDS);
         /** How long a connection may stall (default 30s). */
-        private Duration idleTimeout = Duration.ofSeconds(30);
+        private Duration idleTimeout = Duration.ofSeconds(dev.ragkit.server.ServerSettings.DEFAULT_IDLE_TIMEOUT_SECONDS);
         /** The longest question or query in characters (default 4000). */
-        private int maxQuestionChars = 4_000;
+        private int maxQuestionChars = dev.ragkit.server.ServerSettings.DEFAULT_MAX_QUESTION_CHARS;
 
         public boolean isEnabled() {
             return enabled;

@@ -11,6 +11,7 @@ import dev.ragkit.audit.AuditSink;
 import dev.ragkit.embedding.Embedder;
 import dev.ragkit.ingest.Indexer;
 import dev.ragkit.server.RagServer;
+import dev.ragkit.server.ServerSettings;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import java.io.IOException;
@@ -146,6 +147,26 @@ class RagKitServerTest {
                 });
         assertThatThrownBy(() -> send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port[0]
                 + "/v1/health")).GET().build())).isInstanceOf(ConnectException.class);
+    }
+
+    @Test
+    void defaults_areRagServersOwn_andThePageSaysThem() throws Exception {
+        RagKitProperties.Server defaults = new RagKitProperties().getServer();
+        assertThat(defaults.isEnabled()).isFalse();
+        assertThat(defaults.getMaxConcurrent()).isEqualTo(ServerSettings.DEFAULT_MAX_CONCURRENT_REQUESTS);
+        assertThat(defaults.getMaxRequestBytes()).isEqualTo(ServerSettings.DEFAULT_MAX_REQUEST_BYTES);
+        assertThat(defaults.getRequestTimeout().toSeconds()).isEqualTo(ServerSettings.DEFAULT_REQUEST_TIMEOUT_SECONDS);
+        assertThat(defaults.getIdleTimeout().toSeconds()).isEqualTo(ServerSettings.DEFAULT_IDLE_TIMEOUT_SECONDS);
+        assertThat(defaults.getMaxQuestionChars()).isEqualTo(ServerSettings.DEFAULT_MAX_QUESTION_CHARS);
+        String page = Files.readString(Path.of("../docs/spring-boot.md"));
+        assertThat(page).contains("| `ragkit.server.max-concurrent` | " + defaults.getMaxConcurrent() + " |")
+                .contains("| `ragkit.server.max-request-bytes` | " + defaults.getMaxRequestBytes() + " |")
+                .contains("| `ragkit.server.request-timeout`, `ragkit.server.idle-timeout` | `"
+                        + defaults.getRequestTimeout().toSeconds() + "s`, `" + defaults.getIdleTimeout().toSeconds()
+                        + "s` |")
+                .contains("| `ragkit.server.max-question-chars` | " + defaults.getMaxQuestionChars() + " |")
+                .contains("| `ragkit.server.address`, `ragkit.server.port` | `" + defaults.getAddress() + "`, "
+                        + defaults.getPort() + " |");
     }
 
     @Test
