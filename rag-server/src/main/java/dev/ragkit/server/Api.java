@@ -149,9 +149,7 @@ final class Api extends HttpServlet {
                     + shown(path)));
             return;
         }
-        AuditOperation operation = path.equals("/v1/search") ? AuditOperation.RETRIEVE : path.equals("/v1/ask")
-                || path.equals("/v1/chat/completions") ? AuditOperation.ASK : AuditOperation.LIST;
-        Call call = new Call(clock.instant(), grant, operation);
+        Call call = new Call(clock.instant(), grant, operation(path));
         try {
             switch (path) {
                 case "/v1/ask" -> ask(call, request, response);
@@ -430,14 +428,16 @@ final class Api extends HttpServlet {
                         + "'");
             }
         }
-        TreeMap<Integer, String> text = new TreeMap<>();
-        Map<Integer, Integer> pageOf = new HashMap<>();
+        // a paged document (PDF) numbers its lines within each page: a line is its page and its number
+        TreeMap<Long, String> text = new TreeMap<>();
+        Map<Long, Integer> pageOf = new HashMap<>();
         for (StoredChunk c : store.chunksWithoutEmbeddings(scope, doc.id())) {
             String[] split = c.text().split("\n", -1);
             for (int i = 0; i < split.length && c.startLine() + i <= c.endLine(); i++) {
-                text.putIfAbsent(c.startLine() + i, split[i]);
+                long key = lineKey(c.page(), c.startLine() + i);
+                text.putIfAbsent(key, split[i]);
                 if (c.page() != null) {
-                    pageOf.putIfAbsent(c.startLine() + i, c.page());
+                    pageOf.putIfAbsent(key, c.page());
                 }
             }
         }
@@ -446,28 +446,43 @@ final class Api extends HttpServlet {
         d.put("id", doc.id()).put("path", doc.path()).put("title", doc.title())
                 .put("type", doc.docType() != null ? doc.docType() : extension(doc.path()));
         ArrayNode list = out.putArray("lines");
-        int previous = 0;
-        for (Map.Entry<Integer, String> e : text.entrySet()) {
-            int n = e.getKey();
-            Integer p = pageOf.get(n);
-            boolean marked = (from > 0 && n >= from && n <= to) || (page != null && page.equals(p));
+        long previous = -1;
+        for (Map.Entry<Long, String> e : text.entrySet()) {
+            int n = (int) (e.getKey() % LINES_PER_PAGE_KEY);
+            Integer p = pageOf.get(e.getKey());
+            boolean inLines = from > 0 && n >= from && n <= to;
+            boolean onPage = page != null && page.equals(p);
+            // lines and page: the cited lines of the cited page; one of them: those lines, or that page's lines
+            boolean marked = from > 0 && page != null ? inLines && onPage : inLines || onPage;
             ObjectNode line = list.addObject().put("n", n).put("text", e.getValue()).put("highlight", marked);
             if (p != null) {
                 line.put("page", p);
             }
-            if (previous > 0 && n > previous + 1) {
+            if (previous >= 0 && e.getKey() > previous + 1 && e.getKey() / LINES_PER_PAGE_KEY
+                    == previous / LINES_PER_PAGE_KEY) {
                 line.put("gapBefore", true);
             }
-            previous = n;
+            previous = e.getKey();
         }
-        if (from > 0) {
-            out.putObject("highlight").put("from", from).put("to", to);
-        } else if (page != null) {
-            out.putObject("highlight").put("page", page);
+        if (from > 0 || page != null) {
+            ObjectNode highlight = out.putObject("highlight");
+            if (from > 0) {
+                highlight.put("from", from).put("to", to);
+            }
+            if (page != null) {
+                highlight.put("page", page);
+            }
         }
         flags(out, audit(call, "view " + doc.id(), List.of(doc.id()), AuditOutcome.RETRIEVED, null,
                 Map.of("lines", (long) text.size()), null));
         sendJson(response, 200, out);
+    }
+
+    /** Lines of a view sort by page, then number: the key is {@code page * LINES_PER_PAGE_KEY + line}. */
+    private static final long LINES_PER_PAGE_KEY = 1_000_000_000L;
+
+    private static long lineKey(@Nullable Integer page, int line) {
+        return (page == null ? 0L : page.longValue()) * LINES_PER_PAGE_KEY + line;
     }
 
     private void health(Call call, HttpServletResponse response) throws IOException {
@@ -513,7 +528,9 @@ final class Api extends HttpServlet {
     /**
      * Runs one answer through the pipeline's streaming path on this thread: passes its events on, probes the
      * connection every second while nothing else is written (a write that fails means the client went away, and
-     * the answer is cancelled), and cancels it at the request timeout (504).
+     * the answer is cancelled), and cancels it at the request timeout (504). The plain JSON routes write nothing
+     * before the answer, so a client that leaves them is noticed only at the request timeout (Jetty does not read a
+     * connection while its request is handled; see docs/design-notes.md).
      */
     private RagResponse run(RagRequest request, @Nullable Events events) {
         BlockingQueue<Object[]> queue = new LinkedBlockingQueue<>();
@@ -843,11 +860,27 @@ final class Api extends HttpServlet {
 
     /** Audits a refused request: its reason code and message, never its text. */
     private void refused(Call call, ApiException e) {
-        AuditRecord record = AuditRecord.builder(call.operation()).timestamp(call.start())
-                .requestId(UUID.randomUUID().toString()).tenant(call.grant().tenant())
+        refused(audit, call.operation(), call.start(), call.grant().tenant(), e, e.getMessage());
+    }
+
+    /** @return what a request to {@code path} is audited as */
+    static AuditOperation operation(String path) {
+        return path.equals("/v1/search") ? AuditOperation.RETRIEVE : path.equals("/v1/ask")
+                || path.equals("/v1/chat/completions") ? AuditOperation.ASK : AuditOperation.LIST;
+    }
+
+    /**
+     * Audits a refused request as {@code REFUSED} with its error code: the record holds the code (as the query's
+     * hash) and {@code reason}, never the request's text or token. A failing audit sink is logged, not thrown: the
+     * refusal is sent either way.
+     */
+    static void refused(AuditTrail audit, AuditOperation operation, Instant start, String tenant, ApiException e,
+            String reason) {
+        AuditRecord record = AuditRecord.builder(operation).timestamp(start)
+                .requestId(UUID.randomUUID().toString()).tenant(tenant)
                 .query(e.code, QueryRedaction.HASH).model("none")
-                .latencyMillis(Duration.between(call.start(), clock.instant()).toMillis())
-                .outcome(AuditOutcome.REFUSED, e.code).reason(e.getMessage()).build();
+                .latencyMillis(Math.max(0, Duration.between(start, Instant.now()).toMillis()))
+                .outcome(AuditOutcome.REFUSED, e.code).reason(reason).build();
         try {
             audit.write(record, null);
         } catch (AuditException failed) {

@@ -9,7 +9,7 @@ import java.util.TreeSet;
 /**
  * What a caller may read: one tenant and the access tags it holds. A request can narrow the tags, never widen them.
  *
- * @param tenant the tenant, not blank
+ * @param tenant the tenant, not blank and not {@code -} (reserved for refusals of unknown callers)
  * @param tags   the access tags (immutable, sorted)
  */
 public record Grant(String tenant, Set<String> tags) {
@@ -19,6 +19,10 @@ public record Grant(String tenant, Set<String> tags) {
         Objects.requireNonNull(tenant, "tenant");
         if (tenant.isBlank()) {
             throw new IllegalArgumentException("tenant is blank");
+        }
+        if (tenant.equals(RequestGuard.UNKNOWN_TENANT)) {
+            throw new IllegalArgumentException("tenant '-' is reserved (the audit records of requests refused before "
+                    + "their tenant is known use it); name the tenant otherwise");
         }
         tags = java.util.Collections.unmodifiableSet(new TreeSet<>(Objects.requireNonNull(tags, "tags")));
     }

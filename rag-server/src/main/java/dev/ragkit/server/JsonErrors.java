@@ -12,7 +12,8 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Jetty's own error pages (a request it cannot parse, a header too large, an exception escaping the servlet) as this
- * server's JSON errors: status and reason only, never a message, a cause or a stack.
+ * server's JSON errors: status and reason only, never a message, a cause or a stack. Uses only what Jetty 12.0 and
+ * 12.1 share: a Spring Boot 3.5 application runs rag-server on the Jetty 12.0 its dependency management picks.
  */
 final class JsonErrors {
     private JsonErrors() {
@@ -31,9 +32,8 @@ final class JsonErrors {
     /** For the server: also the bodies of requests that are not HTTP. */
     static final class ForServer extends org.eclipse.jetty.server.handler.ErrorHandler {
         ForServer() {
-            setShowStacks(false);
-            setShowCauses(false);
-            setShowMessageInTitle(false);
+            setShowStacks(false);                 // (no setShowCauses: Jetty 12.0 lacks it, and the body below
+            setShowMessageInTitle(false);         // holds no cause anyway)
         }
 
         @Override
@@ -52,9 +52,8 @@ final class JsonErrors {
     /** For the servlet context. */
     static final class ForContext extends org.eclipse.jetty.ee10.servlet.ErrorHandler {
         ForContext() {
-            setShowStacks(false);
-            setShowCauses(false);
-            setShowMessageInTitle(false);
+            setShowStacks(false);                 // (no setShowCauses: Jetty 12.0 lacks it, and the body below
+            setShowMessageInTitle(false);         // holds no cause anyway)
         }
 
         @Override

@@ -168,7 +168,7 @@ public final class RagServer implements AutoCloseable {
             jetty.addConnector(connector);
             jetty.setErrorHandler(new JsonErrors.ForServer());
             Api api = new Api(pipeline, retriever, store, audit, s);
-            RequestGuard guard = new RequestGuard(s, () -> HostOriginCheck.of(s.host(),
+            RequestGuard guard = new RequestGuard(s, audit, () -> HostOriginCheck.of(s.host(),
                     connector.getLocalPort(), s.allowedOrigins(), s.allowedHosts()).withSameOrigin());
             ServletContextHandler context = new ServletContextHandler();
             context.setContextPath("/");

@@ -144,6 +144,18 @@ final class RagServerTest {
     }
 
     @Test
+    void ask_json_longerThanTheIdleTimeout_stillAnswers() {
+        ServerFixture.SlowBackend slow = new ServerFixture.SlowBackend(300);
+        fixture = new ServerFixture(dir).startWithTokens(slow, b -> b.idleTimeout(Duration.ofSeconds(1)));
+        long start = System.nanoTime();
+        HttpResponse<String> r = fixture.post("/v1/ask", ACME_TOKEN, KEYS);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofSeconds(2));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(json(r).get("answer").asText()).contains("ninety days");
+        assertThat(slow.cancelled.getCount()).isEqualTo(1);
+    }
+
+    @Test
     void ask_slowerThanTheRequestTimeout_isCancelledWith504() throws Exception {
         ServerFixture.SlowBackend slow = new ServerFixture.SlowBackend(1_500);
         fixture = new ServerFixture(dir).startWithTokens(slow, b -> b.requestTimeout(Duration.ofSeconds(1)));
@@ -360,6 +372,46 @@ final class RagServerTest {
         assertThat(second.statusCode()).isEqualTo(429);
         assertThat(second.headers().firstValue("Retry-After")).contains("1");
         assertThat(first.get(60, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void earlyRefusals_401_403_429_areAudited_withoutTokenOrQuestion() throws Exception {
+        ServerFixture.SlowBackend slow = new ServerFixture.SlowBackend(400);
+        fixture = new ServerFixture(dir).startWithTokens(slow, b -> b.maxConcurrentRequests(1));
+        ServerFixture f = fixture;
+        String secret = "Which secret plans does nobody know?";
+        String body = "{\"question\": \"" + secret + "\"}";
+        assertThat(f.post("/v1/ask", null, body).statusCode()).isEqualTo(401);
+        assertThat(f.post("/v1/ask", "wrong-token-0123456789abcdef", body).statusCode()).isEqualTo(401);
+        assertThat(f.send(HttpRequest.newBuilder(URI.create(f.base() + "/v1/search"))
+                .header("Authorization", "Bearer " + ACME_TOKEN).header("Content-Type", "application/json")
+                .header("Origin", "http://evil.example").POST(HttpRequest.BodyPublishers.ofString(body)).build())
+                .statusCode()).isEqualTo(403);
+        assertThat(raw(f, "GET /v1/documents HTTP/1.1\r\nHost: evil.example:" + f.server.port()
+                + "\r\nAuthorization: Bearer " + ACME_TOKEN + "\r\nConnection: close\r\n\r\n"))
+                .startsWith("HTTP/1.1 403");
+        CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(
+                () -> f.post("/v1/ask", ACME_TOKEN, KEYS));
+        assertThat(slow.started.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(f.post("/v1/ask", GLOBEX_TOKEN, body).statusCode()).isEqualTo(429);
+        assertThat(first.get(60, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+
+        List<AuditRecord> refused = f.records.stream().filter(r -> r.outcome() == AuditOutcome.REFUSED).toList();
+        assertThat(refused).extracting(AuditRecord::errorType).containsExactlyInAnyOrder("TOKEN_MISSING",
+                "TOKEN_INVALID", "ORIGIN_NOT_ALLOWED", "HOST_NOT_ALLOWED", "TOO_MANY_REQUESTS");
+        for (AuditRecord r : refused) {
+            assertThat(r.tenant()).as(r.errorType()).isEqualTo(r.errorType().equals("TOO_MANY_REQUESTS")
+                    ? GLOBEX : RequestGuard.UNKNOWN_TENANT);
+            assertThat(r.reason()).as(r.errorType()).isNotBlank().containsPattern("\\[(GET|POST) /v1/");
+            assertThat(r.toString()).doesNotContain(ACME_TOKEN).doesNotContain(GLOBEX_TOKEN)
+                    .doesNotContain("wrong-token").doesNotContain(secret);
+        }
+        assertThatThrownBy(() -> Grant.of(RequestGuard.UNKNOWN_TENANT, List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reserved");
+        assertThat(refused).filteredOn(r -> r.errorType().equals("ORIGIN_NOT_ALLOWED")).singleElement()
+                .extracting(AuditRecord::operation).isEqualTo(AuditOperation.RETRIEVE);
+        assertThat(refused).filteredOn(r -> r.errorType().equals("HOST_NOT_ALLOWED")).singleElement()
+                .extracting(AuditRecord::operation).isEqualTo(AuditOperation.LIST);
     }
 
     @Test

@@ -84,6 +84,23 @@ final class ServerFixture implements AutoCloseable {
         }
     }
 
+    /**
+     * Adds the Word and PDF files of {@link OfficeFiles} to acme's folder and indexes it again (no tags: every acme
+     * caller reads them).
+     */
+    ServerFixture withOfficeFiles() {
+        try {
+            OfficeFiles.guide(root.resolve("acme"));
+            OfficeFiles.handbook(root.resolve("acme"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Indexer.builder().store(store).embedder(embedder).tenant(ACME).build().index(root.resolve("acme"));
+        documentId(ACME, "guide.docx");
+        documentId(ACME, "hr-handbook.pdf");
+        return this;
+    }
+
     private void index(Path dir, String tenant, int files) {
         IndexReport report = Indexer.builder().store(store).embedder(embedder).tenant(tenant).build().index(dir);
         assertThat(report.filesIndexed()).isEqualTo(files);

@@ -32,7 +32,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The web page in a real browser: headless Chromium (Debian's {@code chromium} and {@code chromium-driver}) driven
  * by Selenium asks a question with the keyboard, waits for the streamed answer and its citation, follows the citation
- * and sees the cited lines highlighted. Screenshots go to {@code target/screenshots/}. Skipped when Chromium or its
+ * and sees the cited lines highlighted (for a PDF, on the cited page). Screenshots go to {@code target/screenshots/}. Skipped when Chromium or its
  * driver is not installed ({@code .ci/run} installs them on Debian).
  */
 final class WebPageBrowserTest {
@@ -107,6 +107,29 @@ final class WebPageBrowserTest {
                 "return document.documentElement.scrollWidth > document.documentElement.clientWidth;");
         assertThat(overflow).as("no sideways scrolling on a phone-sized screen").isEqualTo(false);
         shot("phone.png");
+    }
+
+    @Test
+    void page_pdfCitation_opensTheCitedPage() throws IOException {
+        fixture.withOfficeFiles();
+        open(false);
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("documents"), "hr-handbook.pdf"));
+        WebElement question = browser.findElement(By.id("question"));
+        question.click();
+        question.sendKeys("How many weeks of paid parental leave do parents receive?", Keys.ENTER);
+        WebElement citation = wait.until(ExpectedConditions.elementToBeClickable(By.xpath(
+                "//a[contains(@class, 'citation') and contains(., 'hr-handbook.pdf')]")));
+        assertThat(citation.getText()).contains("page 3");
+        citation.click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#viewer-text .hl")));
+        List<WebElement> marked = browser.findElements(By.cssSelector("#viewer-text .hl"));
+        assertThat(marked).isNotEmpty().allSatisfy(line -> assertThat(line.getText()).startsWith("p3 "));
+        assertThat(marked.stream().map(WebElement::getText).reduce("", String::concat))
+                .contains(OfficeFiles.LEAVE);
+        assertThat(browser.findElement(By.id("viewer-text")).getText()).contains("Welcome to the company.");
+        assertThat(browser.findElement(By.id("viewer-title")).getText()).contains("hr-handbook.pdf");
+        shot("pdf-citation.png");
     }
 
     @Test

@@ -296,6 +296,57 @@ public class RagKitAutoConfiguration implements BeanClassLoaderAware {
         }
     }
 
+    /**
+     * RagKit's HTTP server on its own port when {@code ragkit.server.enabled=true} and rag-server is on the class
+     * path: the routes of {@code ragkit serve} over the application's pipeline ({@link RagKitServer}).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "dev.ragkit.server.RagServer")
+    @ConditionalOnProperty(prefix = "ragkit.server", name = "enabled", havingValue = "true")
+    static class ServerConfiguration {
+        @Bean
+        @ConditionalOnMissingBean
+        RagKitServer ragkitServer(RagKitProperties properties, RagPipeline pipeline, DocumentStore store,
+                ObjectProvider<Embedder> embedder, AuditSink audit) {
+            Embedder chosen = embedder.getIfAvailable();
+            if (chosen == null) {
+                throw new IllegalStateException("ragkit.server needs the pipeline's embedder as a bean, for "
+                        + "/v1/search: declare an Embedder bean or set ragkit.embedder.provider");
+            }
+            return new RagKitServer(pipeline, store, chosen, audit, serverSettings(properties));
+        }
+
+        /** The server's settings from {@code ragkit.server.*}; a bad value fails startup naming the property. */
+        static dev.ragkit.server.ServerSettings serverSettings(RagKitProperties properties) {
+            RagKitProperties.Server server = properties.getServer();
+            dev.ragkit.server.ServerSettings.Builder b = dev.ragkit.server.ServerSettings.builder();
+            set("ragkit.server.address", server.getAddress(), a -> b.address(a, server.getPort()));
+            if (server.getTokensFile() != null) {
+                if (server.getTenant() != null || !server.getTags().isEmpty()) {
+                    throw new IllegalStateException("invalid RagKit configuration: ragkit.server.tenant and "
+                            + "ragkit.server.tags clash with ragkit.server.tokens-file: each token's line names its "
+                            + "tenant and tags");
+                }
+                set("ragkit.server.tokens-file", server.getTokensFile(), b::tokensFile);
+            } else {
+                String tenant = server.getTenant() != null ? server.getTenant() : properties.getIngest().getTenant();
+                set("ragkit.server.tenant", tenant, t -> b.scope(t, server.getTags()));
+            }
+            server.getAllowedOrigins().forEach(o -> set("ragkit.server.allowed-origins", o, b::allowOrigin));
+            server.getAllowedHosts().forEach(h -> set("ragkit.server.allowed-hosts", h, b::allowHost));
+            set("ragkit.server.max-concurrent", server.getMaxConcurrent(), b::maxConcurrentRequests);
+            set("ragkit.server.max-request-bytes", server.getMaxRequestBytes(), b::maxRequestBytes);
+            set("ragkit.server.request-timeout", server.getRequestTimeout(), b::requestTimeout);
+            set("ragkit.server.idle-timeout", server.getIdleTimeout(), b::idleTimeout);
+            set("ragkit.server.max-question-chars", server.getMaxQuestionChars(), b::maxQuestionChars);
+            try {
+                return b.build();
+            } catch (IllegalStateException e) {
+                throw new IllegalStateException("invalid RagKit configuration: ragkit.server: " + e.getMessage(), e);
+            }
+        }
+    }
+
     /** Health of the backend, the model, the store and the index, when Actuator is present. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")

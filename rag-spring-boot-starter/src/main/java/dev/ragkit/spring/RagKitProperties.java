@@ -42,6 +42,7 @@ public class RagKitProperties {
     private final Audit audit = new Audit();
     private final Observations observations = new Observations();
     private final Ingest ingest = new Ingest();
+    private final Server server = new Server();
 
     /** The document store. */
     public static class Store {
@@ -239,6 +240,147 @@ public class RagKitProperties {
         }
     }
 
+    /**
+     * RagKit's HTTP server (the routes of {@code ragkit serve}: /v1/ask, /v1/search, /v1/documents,
+     * /v1/chat/completions, /v1/health, the OpenAPI document and the web page) on a port of its own, over the
+     * application's pipeline; needs dev.ragkit:rag-server. The limits' defaults are rag-server's own constants
+     * (compile-time constants, inlined: this class loads without rag-server).
+     */
+    public static class Server {
+        /** Whether to start it with the application (default false). */
+        private boolean enabled;
+        /** The address to bind (default 127.0.0.1); an address other machines reach needs tokens-file. */
+        private String address = "127.0.0.1";
+        /** The port (default 8081; 0 picks a free one). */
+        private int port = 8081;
+        /** Without tokens-file: the one tenant served (default: ragkit.ingest.tenant). */
+        private String tenant;
+        /** Without tokens-file: the access tags its callers hold. */
+        private List<String> tags = new ArrayList<>();
+        /** A file of lines '<token> <tenant> [tag,tag]': each bearer token fixes its caller's scope. */
+        private Path tokensFile;
+        /** Browser origins allowed besides the server's own page, e.g. https://app.example.com. */
+        private List<String> allowedOrigins = new ArrayList<>();
+        /** Host header values allowed besides the loopback names and the bound address, e.g. rag.example:8081. */
+        private List<String> allowedHosts = new ArrayList<>();
+        /** The most API requests running at once; more get 429 (default 16). */
+        private int maxConcurrent = dev.ragkit.server.ServerSettings.DEFAULT_MAX_CONCURRENT_REQUESTS;
+        /** The largest request body in bytes (default 1048576). */
+        private int maxRequestBytes = dev.ragkit.server.ServerSettings.DEFAULT_MAX_REQUEST_BYTES;
+        /** The longest an answer may take before it is cancelled with 504 (default 120s). */
+        private Duration requestTimeout = Duration.ofSeconds(
+                dev.ragkit.server.ServerSettings.DEFAULT_REQUEST_TIMEOUT_SECONDS);
+        /** How long a connection may stall (default 30s). */
+        private Duration idleTimeout = Duration.ofSeconds(dev.ragkit.server.ServerSettings.DEFAULT_IDLE_TIMEOUT_SECONDS);
+        /** The longest question or query in characters (default 4000). */
+        private int maxQuestionChars = dev.ragkit.server.ServerSettings.DEFAULT_MAX_QUESTION_CHARS;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getAddress() {
+            return address;
+        }
+
+        public void setAddress(String address) {
+            this.address = requireText(address, "ragkit.server.address");
+        }
+
+        public int getPort() {
+            return port;
+        }
+
+        public void setPort(int port) {
+            this.port = port;
+        }
+
+        /** @return the tenant set, or {@code null} (the ingest's tenant) */
+        public String getTenant() {
+            return tenant;
+        }
+
+        public void setTenant(String tenant) {
+            this.tenant = requireText(tenant, "ragkit.server.tenant");
+        }
+
+        public List<String> getTags() {
+            return tags;
+        }
+
+        public void setTags(List<String> tags) {
+            this.tags = tags;
+        }
+
+        public Path getTokensFile() {
+            return tokensFile;
+        }
+
+        public void setTokensFile(Path tokensFile) {
+            this.tokensFile = tokensFile;
+        }
+
+        public List<String> getAllowedOrigins() {
+            return allowedOrigins;
+        }
+
+        public void setAllowedOrigins(List<String> allowedOrigins) {
+            this.allowedOrigins = allowedOrigins;
+        }
+
+        public List<String> getAllowedHosts() {
+            return allowedHosts;
+        }
+
+        public void setAllowedHosts(List<String> allowedHosts) {
+            this.allowedHosts = allowedHosts;
+        }
+
+        public int getMaxConcurrent() {
+            return maxConcurrent;
+        }
+
+        public void setMaxConcurrent(int maxConcurrent) {
+            this.maxConcurrent = maxConcurrent;
+        }
+
+        public int getMaxRequestBytes() {
+            return maxRequestBytes;
+        }
+
+        public void setMaxRequestBytes(int maxRequestBytes) {
+            this.maxRequestBytes = maxRequestBytes;
+        }
+
+        public Duration getRequestTimeout() {
+            return requestTimeout;
+        }
+
+        public void setRequestTimeout(Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
+        }
+
+        public Duration getIdleTimeout() {
+            return idleTimeout;
+        }
+
+        public void setIdleTimeout(Duration idleTimeout) {
+            this.idleTimeout = idleTimeout;
+        }
+
+        public int getMaxQuestionChars() {
+            return maxQuestionChars;
+        }
+
+        public void setMaxQuestionChars(int maxQuestionChars) {
+            this.maxQuestionChars = maxQuestionChars;
+        }
+    }
+
     /** Documents indexed at startup and kept in sync with their folders. */
     public static class Ingest {
         /**
@@ -421,5 +563,9 @@ public class RagKitProperties {
 
     public Ingest getIngest() {
         return ingest;
+    }
+
+    public Server getServer() {
+        return server;
     }
 }
