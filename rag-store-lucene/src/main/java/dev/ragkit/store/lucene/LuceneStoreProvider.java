@@ -22,14 +22,19 @@ import java.util.TreeSet;
  *   <li>{@code lock-wait-seconds}: how long to wait for another writer's lock (default 0);</li>
  *   <li>{@code read-only}: {@code true} to search without taking the write lock;</li>
  *   <li>{@code max-k}: the largest {@code k} a search may ask for;</li>
- *   <li>{@code search-candidates}: neighbours collected from the HNSW graph per vector search (default 100).</li>
+ *   <li>{@code search-candidates}: neighbours collected from the HNSW graph per vector search (default 100);</li>
+ *   <li>{@code vectors}: {@code float} or {@code int8} (scalar-quantized), recorded in a new index and checked
+ *       against an existing one; without it an existing index keeps its own;</li>
+ *   <li>{@code max-conn}: neighbours per node of the HNSW graph (default 16);</li>
+ *   <li>{@code beam-width}: candidates considered when inserting into the graph (default 100).</li>
  * </ul>
  */
 public final class LuceneStoreProvider implements StoreProvider {
     /** The provider id. */
     public static final String ID = "lucene";
     private static final Set<String> KEYS = Set.of("directory", "dimension", "embedder", "language", "commit",
-            "lock-wait-seconds", "read-only", "max-k", "search-candidates");
+            "lock-wait-seconds", "read-only", "max-k", "search-candidates",
+            "vectors", "max-conn", "beam-width");
 
     /** For {@link java.util.ServiceLoader}. */
     public LuceneStoreProvider() {
@@ -69,6 +74,15 @@ public final class LuceneStoreProvider implements StoreProvider {
         }
         if (config.containsKey("search-candidates")) {
             b.searchCandidates(integer(config, "search-candidates"));
+        }
+        if (config.containsKey("vectors")) {
+            b.vectorEncoding(VectorEncoding.parse(config.get("vectors")));
+        }
+        if (config.containsKey("max-conn")) {
+            b.maxConn(integer(config, "max-conn"));
+        }
+        if (config.containsKey("beam-width")) {
+            b.beamWidth(integer(config, "beam-width"));
         }
         if (config.containsKey("lock-wait-seconds")) {
             b.lockWait(Duration.ofSeconds(integer(config, "lock-wait-seconds")));
