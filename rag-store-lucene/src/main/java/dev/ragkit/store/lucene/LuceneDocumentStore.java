@@ -74,8 +74,9 @@ import org.jspecify.annotations.Nullable;
  * commits on their next read.
  *
  * <h2>Safety of the directory</h2>
- * Every commit records the index format, the vector dimension, the embedder id and the analyzer. Opening an index
- * with another embedder, dimension or analyzer, a foreign Lucene index, a damaged one, or a directory holding other
+ * Every commit records the index format, the vector dimension, the embedder id, the analyzer and the
+ * {@linkplain Builder#vectorEncoding(VectorEncoding) vector encoding}. Opening an index with another embedder,
+ * dimension, analyzer or vector encoding, a foreign Lucene index, a damaged one, or a directory holding other
  * files fails with a {@link StoreException} that says what to do, and changes nothing. An empty index is written
  * at creation, so an empty store reopens as an empty store. A new index gets a marker file, {@code ragkit-index.txt},
  * the proof that the folder is RagKit's; an index from before the marker is adopted (marked) by its next writer.
@@ -250,7 +251,7 @@ public final class LuceneDocumentStore implements DocumentStore {
                     : " made by '" + index.embedder() + "'") + "; embed the query with the documents' model");
         }
         return read("searching", s -> new LuceneSearch(s, analyzer, searchCandidates,
-                Math.max(MAX_CANDIDATES, 2 * maxK))
+                Math.max(MAX_CANDIDATES, 2 * maxK), index.vectorEncoding() == VectorEncoding.INT8)
                 .search(request));
     }
 
@@ -422,6 +423,17 @@ public final class LuceneDocumentStore implements DocumentStore {
     }
 
     /**
+     * How this index keeps its vectors: as recorded in it (an index made before the encoding was recorded holds
+     * float vectors).
+     *
+     * @return the vector encoding
+     */
+    public VectorEncoding vectorEncoding() {
+        checkOpen();
+        return index.vectorEncoding();
+    }
+
+    /**
      * What a Lucene index records about itself.
      *
      * @param directory the index directory
@@ -480,6 +492,9 @@ public final class LuceneDocumentStore implements DocumentStore {
         private int maxK = 1_000;
         private double ramBufferMb = 64;
         private int searchCandidates = 100;
+        private @Nullable VectorEncoding vectorEncoding;
+        private int maxConn = VectorFormats.DEFAULT_MAX_CONN;
+        private int beamWidth = VectorFormats.DEFAULT_BEAM_WIDTH;
 
         private Builder() {
         }
@@ -590,10 +605,53 @@ public final class LuceneDocumentStore implements DocumentStore {
          * @return this builder
          */
         public Builder searchCandidates(int candidates) {
-            if (candidates < 1) {
-                throw new IllegalArgumentException("searchCandidates must be at least 1, got " + candidates);
+            if (candidates < 1 || candidates > MAX_CANDIDATES) {
+                throw new IllegalArgumentException("searchCandidates (setting search-candidates) must be between 1"
+                        + " and " + MAX_CANDIDATES + ", got " + candidates);
             }
             this.searchCandidates = candidates;
+            return this;
+        }
+
+        /**
+         * @param encoding how the HNSW graph's vectors are kept: {@link VectorEncoding#FLOAT32} (the default for a
+         *                 new index) or {@link VectorEncoding#INT8} (scalar-quantized). Recorded in the index when it
+         *                 is created; an index recorded with another encoding refuses to open. Without this setting
+         *                 an existing index is opened with the encoding it records
+         * @return this builder
+         */
+        public Builder vectorEncoding(VectorEncoding encoding) {
+            this.vectorEncoding = Objects.requireNonNull(encoding, "vectorEncoding");
+            return this;
+        }
+
+        /**
+         * @param maxConn neighbours kept per node of the HNSW graph, 2 to 512; default 16 (Lucene's). More makes a
+         *                larger graph that is slower to build and finds more at the same {@code searchCandidates}.
+         *                Applies to segments written and merged from now on; not recorded in the index
+         * @return this builder
+         */
+        public Builder maxConn(int maxConn) {
+            if (maxConn < 2 || maxConn > VectorFormats.MAX_MAX_CONN) {
+                throw new IllegalArgumentException("maxConn (setting max-conn) must be between 2 and "
+                        + VectorFormats.MAX_MAX_CONN + ", got " + maxConn);
+            }
+            this.maxConn = maxConn;
+            return this;
+        }
+
+        /**
+         * @param beamWidth candidates considered when a chunk is inserted into the HNSW graph, 1 to 3,200; default
+         *                  100 (Lucene's). More builds a better graph (higher recall at the same search cost) and
+         *                  builds more slowly. Applies to segments written and merged from now on; not recorded
+         * @return this builder
+         */
+        public Builder beamWidth(int beamWidth) {
+            if (beamWidth < 1 || beamWidth > VectorFormats.MAX_BEAM_WIDTH) {
+                throw new IllegalArgumentException("beamWidth (setting beam-width) must be between 1 and "
+                        + VectorFormats.MAX_BEAM_WIDTH + ", got " + beamWidth);
+            }
+            this.beamWidth = beamWidth;
             return this;
         }
 
@@ -629,6 +687,9 @@ public final class LuceneDocumentStore implements DocumentStore {
             b.maxK = maxK;
             b.ramBufferMb = ramBufferMb;
             b.searchCandidates = searchCandidates;
+            b.vectorEncoding = vectorEncoding;
+            b.maxConn = maxConn;
+            b.beamWidth = beamWidth;
             return b;
         }
 
@@ -706,7 +767,7 @@ public final class LuceneDocumentStore implements DocumentStore {
                 throw new IllegalStateException("a LuceneDocumentStore needs directory(..)");
             }
             LuceneIndex index = LuceneIndex.open(directory, readOnly, analyzer, analyzerName, dimension, embedder,
-                    lockWait.toMillis(), ramBufferMb);
+                    lockWait.toMillis(), ramBufferMb, vectorEncoding, maxConn, beamWidth);
             return new LuceneDocumentStore(this, index);
         }
     }

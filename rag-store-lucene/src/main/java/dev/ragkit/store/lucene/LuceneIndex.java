@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
@@ -48,6 +49,8 @@ final class LuceneIndex implements AutoCloseable {
     /** How long an open waits at least for another writer's first commit (see {@code awaitCreation}). */
     static final long CREATION_WAIT_MILLIS = 2_000;
     static final String KEY_ANALYZER = "ragkit.analyzer";
+    /** How the graph's vectors are encoded ({@link VectorEncoding#setting()}); absent in indexes made before it. */
+    static final String KEY_VECTORS = "ragkit.vectors";
     /** Written next to the lock while a writer holds it, so that a second writer can name the holder. */
     static final String HOLDER_FILE = "ragkit-writer.txt";
     static final String LOCK_FILE = IndexWriter.WRITE_LOCK_NAME;
@@ -72,9 +75,13 @@ final class LuceneIndex implements AutoCloseable {
         this.identity = identity;
     }
 
-    /** Opens (or, for writing, creates) the index and checks it was made by the same embedder and analyzer. */
+    /**
+     * Opens (or, for writing, creates) the index and checks it was made by the same embedder, analyzer and vector
+     * encoding; {@code encoding} {@code null} follows the index (or takes the default for a new one).
+     */
     static LuceneIndex open(Path path, boolean readOnly, Analyzer analyzer, String analyzerName, int dimension,
-            @Nullable String embedder, long lockWaitMillis, double ramBufferMb) {
+            @Nullable String embedder, long lockWaitMillis, double ramBufferMb, @Nullable VectorEncoding encoding,
+            int maxConn, int beamWidth) {
         Path dir = path.toAbsolutePath().normalize();
         Directory directory = null;
         IndexWriter writer = null;
@@ -99,6 +106,7 @@ final class LuceneIndex implements AutoCloseable {
             if (exists) {
                 identity.putAll(SegmentInfos.readLatestCommit(directory).getUserData());
                 check(dir, identity, dimension, embedder, analyzerName);
+                checkEncoding(dir, identity, encoding);
             } else {
                 identity.put(KEY_FORMAT, Integer.toString(FORMAT));
                 identity.put(KEY_ANALYZER, analyzerName);
@@ -112,11 +120,16 @@ final class LuceneIndex implements AutoCloseable {
             if (embedder != null && !identity.containsKey(KEY_EMBEDDER)) {
                 identity.put(KEY_EMBEDDER, embedder);
             }
+            // an index made before the encoding was recorded holds float vectors; a new one takes the configured
+            identity.putIfAbsent(KEY_VECTORS, exists ? VectorEncoding.FLOAT32.setting()
+                    : (encoding == null ? VectorFormats.DEFAULT_ENCODING : encoding).setting());
+            VectorEncoding resolved = VectorEncoding.parse(identity.get(KEY_VECTORS));
             SearcherManager searchers;
             if (readOnly) {
                 searchers = new SearcherManager(directory, null);
             } else {
-                writer = openWriter(dir, directory, analyzer, lockWaitMillis, ramBufferMb);
+                writer = openWriter(dir, directory, analyzer, lockWaitMillis, ramBufferMb,
+                        VectorFormats.codec(resolved, maxConn, beamWidth));
                 writeHolder(dir);
                 writer.setLiveCommitData(Map.copyOf(identity).entrySet());
                 if (!exists) {
@@ -171,9 +184,11 @@ final class LuceneIndex implements AutoCloseable {
     }
 
     private static IndexWriter openWriter(Path dir, Directory directory, Analyzer analyzer, long lockWaitMillis,
-            double ramBufferMb) throws IOException {
+            double ramBufferMb, Codec codec) throws IOException {
         return waitForLock(dir, lockWaitMillis, () -> new IndexWriter(directory, new IndexWriterConfig(analyzer)
                 .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+                .setCodec(codec)
+                .setMergePolicy(VectorFormats.mergePolicy())
                 .setRAMBufferSizeMB(ramBufferMb)
                 .setCommitOnClose(false)));
     }
@@ -454,6 +469,35 @@ final class LuceneIndex implements AutoCloseable {
                     + "', but this store is configured with '" + analyzer + "'; keyword search would miss words."
                     + " Configure language '" + recordedAnalyzer + "', or re-index (ragkit index --rebuild)", false);
         }
+    }
+
+    /**
+     * Refuses a store configured with another vector encoding than the index records (an index without a record
+     * holds float vectors); a store configured with none follows the index.
+     */
+    private static void checkEncoding(Path dir, Map<String, String> data, @Nullable VectorEncoding configured) {
+        String text = data.get(KEY_VECTORS);
+        VectorEncoding recorded;
+        try {
+            recorded = text == null ? VectorEncoding.FLOAT32 : VectorEncoding.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new StoreException("the index at " + dir + " records vectors '" + text + "', an encoding this"
+                    + " RagKit does not know; upgrade RagKit or re-index with this version (ragkit index --rebuild)",
+                    false);
+        }
+        if (configured != null && configured != recorded) {
+            throw new StoreException("the index at " + dir + " holds " + VectorFormats.describe(recorded)
+                    + " vectors, but this store is configured for " + VectorFormats.describe(configured)
+                    + " vectors. Leave the setting out to follow the index (vectorEncoding / vectors), configure "
+                    + recorded.setting() + ", or re-index to change the encoding (ragkit index --rebuild, or a"
+                    + " LuceneDocumentStore rebuild())", false);
+        }
+    }
+
+    /** How the index keeps its vectors, as recorded ({@link VectorEncoding#FLOAT32} when not recorded). */
+    VectorEncoding vectorEncoding() {
+        String v = identity.get(KEY_VECTORS);
+        return v == null ? VectorEncoding.FLOAT32 : VectorEncoding.parse(v);
     }
 
     private static String describe(@Nullable String embedder, @Nullable String dimension) {

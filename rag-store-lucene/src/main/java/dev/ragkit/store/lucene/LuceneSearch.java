@@ -6,6 +6,7 @@ import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -13,6 +14,9 @@ import java.util.List;
 import java.util.Map;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
+import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
@@ -49,6 +53,7 @@ final class LuceneSearch {
     private final int maxCandidates;
     private final int graphCandidates;
     private final Map<String, StoredDocument> headers = new HashMap<>();
+    private final boolean rescore;
 
     /** A chunk hit under construction. */
     private static final class Candidate {
@@ -67,8 +72,15 @@ final class LuceneSearch {
         }
     }
 
-    LuceneSearch(IndexSearcher searcher, Analyzer analyzer, int graphCandidates, int maxCandidates)
+    /**
+     * @param rescore whether the graph's scores are approximate (scalar-quantized vectors): the graph's candidates
+     *                are then re-scored with the float vectors that the format keeps beside the quantized ones
+     *                before the top {@code k} are cut, so quantization costs recall only where the right chunk
+     *                was not among the candidates at all
+     */
+    LuceneSearch(IndexSearcher searcher, Analyzer analyzer, int graphCandidates, int maxCandidates, boolean rescore)
             throws IOException {
+        this.rescore = rescore;
         this.graphCandidates = graphCandidates;
         this.searcher = searcher;
         this.stored = searcher.storedFields();
@@ -110,7 +122,7 @@ final class LuceneSearch {
         int fetch = Math.min(maxCandidates, Math.max(graphCandidates, k + 10));
         while (true) {
             TopDocs top = searcher.search(new KnnFloatVectorQuery(LuceneFields.VECTOR, unit, fetch, filter), fetch);
-            ScoreDoc[] docs = top.scoreDocs;
+            ScoreDoc[] docs = rescore ? rescored(top.scoreDocs, unit) : top.scoreDocs;
             int load = contenders(docs, k, VECTOR_SCORE_SLACK);
             List<Candidate> found = candidates(docs, load);
             for (Candidate c : found) {
@@ -122,6 +134,40 @@ final class LuceneSearch {
             }
             fetch = Math.min(maxCandidates, fetch * 2);
         }
+    }
+
+    /**
+     * The graph's candidates scored with the float vectors (read from the vector format, in document order per
+     * segment), best first; Lucene's DOT_PRODUCT score scale, as the graph's.
+     */
+    private ScoreDoc[] rescored(ScoreDoc[] docs, float[] unit) throws IOException {
+        ScoreDoc[] out = docs.clone();
+        Arrays.sort(out, Comparator.comparingInt(d -> d.doc));
+        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        int leafIndex = -1;
+        LeafReaderContext leaf = null;
+        FloatVectorValues values = null;
+        for (int i = 0; i < out.length; i++) {
+            ScoreDoc sd = out[i];
+            int li = ReaderUtil.subIndex(sd.doc, leaves);
+            if (li != leafIndex) {
+                leafIndex = li;
+                leaf = leaves.get(li);
+                values = leaf.reader().getFloatVectorValues(LuceneFields.VECTOR);
+            }
+            if (values == null || leaf == null) {
+                continue;
+            }
+            int target = sd.doc - leaf.docBase;
+            int at = values.docID() < target ? values.advance(target) : values.docID();
+            if (at == target) {
+                out[i] = new ScoreDoc(sd.doc, LuceneFields.SIMILARITY.compare(unit, values.vectorValue()),
+                        sd.shardIndex);
+            }
+        }
+        Arrays.sort(out, (a, b) -> a.score != b.score ? Float.compare(b.score, a.score) : Integer.compare(a.doc,
+                b.doc));
+        return out;
     }
 
     private List<Candidate> textTopK(Query textQuery, Query filter, int k) throws IOException {

@@ -20,14 +20,19 @@ import java.util.Set;
  *   <li>{@code lock-wait-seconds}: how long to wait for another writer's lock (default 0);</li>
  *   <li>{@code read-only}: {@code true} to search without taking the write lock;</li>
  *   <li>{@code max-k}: the largest {@code k} a search may ask for;</li>
- *   <li>{@code search-candidates}: neighbours collected from the HNSW graph per vector search (default 100).</li>
+ *   <li>{@code search-candidates}: neighbours collected from the HNSW graph per vector search (default 100);</li>
+ *   <li>{@code vectors}: {@code float} or {@code int8} (scalar-quantized), recorded in a new index and checked
+ *       against an existing one; without it an existing index keeps its own;</li>
+ *   <li>{@code max-conn}: neighbours per node of the HNSW graph (default 16);</li>
+ *   <li>{@code beam-width}: candidates considered when inserting into the graph (default 100).</li>
  * </ul>
  */
 public final class LuceneStoreProvider implements StoreProvider {
     /** The provider id. */
     public static final String ID = "lucene";
     private static final Set<String> KEYS = Set.of("directory", "dimension", "embedder", "language", "commit",
-            "lock-wait-seconds", "read-only", "max-k", "search-candidates");
+            "lock-wait-seconds", "read-only", "max-k", "search-candidates",
+            "vectors", "max-conn", "beam-width");
 
     /** For {@link java.util.ServiceLoader}. */
     public LuceneStoreProvider() {
@@ -52,6 +57,9 @@ public final class LuceneStoreProvider implements StoreProvider {
         settings.apply("language", b::language);
         settings.apply("max-k", v -> b.maxK(settings.integer("max-k", v)));
         settings.apply("search-candidates", v -> b.searchCandidates(settings.integer("search-candidates", v)));
+        settings.apply("vectors", v -> b.vectorEncoding(VectorEncoding.parse(v)));
+        settings.apply("max-conn", v -> b.maxConn(settings.integer("max-conn", v)));
+        settings.apply("beam-width", v -> b.beamWidth(settings.integer("beam-width", v)));
         settings.apply("lock-wait-seconds",
                 v -> b.lockWait(Duration.ofSeconds(settings.integer("lock-wait-seconds", v))));
         settings.apply("read-only", v -> b.readOnly(settings.bool("read-only", v)));
