@@ -22,7 +22,7 @@ import java.util.TreeMap;
  *                         (immutable); never the secrets themselves
  * @param filesWithWarnings files indexed in this run about whose reading a person should know something — hidden
  *                         sheets skipped, a workbook cut at the character limit, pages read by OCR, attachments not
- *                         read ({@link ParsedDocument#warnings()}) — with those warnings, in path order (immutable)
+ *                         read ({@link dev.ragkit.parse.ParsedDocument#warnings()}) — with those warnings, in path order (immutable)
  * @param chunks           chunks stored
  * @param tokens           tokens in those chunks
  * @param documentsDeleted documents the sync mode deleted because their files are gone (0 without sync)
