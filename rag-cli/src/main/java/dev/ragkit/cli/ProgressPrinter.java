@@ -18,6 +18,8 @@ final class ProgressPrinter implements IndexListener {
     private final PrintWriter err;
     private final boolean terminal;
     private int lastTenth = -1;
+    /** The first event with some work done, or {@code null} before it. */
+    private @Nullable IndexProgress first;
 
     ProgressPrinter(PrintWriter err, boolean terminal) {
         this.err = err;
@@ -26,7 +28,10 @@ final class ProgressPrinter implements IndexListener {
 
     @Override
     public void onProgress(IndexProgress p) {
-        String line = describe(p);
+        if (first == null && p.workDone() > 0) {
+            first = p;               // the pace is measured from here: the model's loading does not count
+        }
+        String line = describe(p, first);
         if (terminal) {
             err.print("\r" + line + "   ");
             if (p.filesDone() == p.filesTotal()) {
@@ -44,12 +49,17 @@ final class ProgressPrinter implements IndexListener {
     }
 
     static String describe(IndexProgress p) {
+        return describe(p, null);
+    }
+
+    /** The line for {@code p}, its ETA at the pace since {@code since} when given. */
+    static String describe(IndexProgress p, @Nullable IndexProgress since) {
         double seconds = Math.max(1e-3, p.elapsed().toNanos() / 1e9);
         int filled = (int) Math.min(WIDTH, Math.floor(p.workDone() * WIDTH));
         double rate = p.tokens() / seconds;
         return String.format(Locale.ROOT, "[%s%s] %d/%d files | %,d chunks | %,d tokens | %,.0f tokens/s | ETA %s",
                 "#".repeat(filled), "-".repeat(WIDTH - filled), p.filesDone(), p.filesTotal(), p.chunks(), p.tokens(),
-                rate, eta(p.estimatedRemaining()));
+                rate, eta(since == null ? p.estimatedRemaining() : p.estimatedRemaining(since)));
     }
 
     /** @return {@code 42s}, {@code 7m05s} or {@code 2h03m}; {@code ?} before there is anything to go by */

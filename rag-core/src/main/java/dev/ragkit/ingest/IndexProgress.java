@@ -89,4 +89,23 @@ public record IndexProgress(int filesDone, int filesTotal, long chunks, long tok
         }
         return Duration.ofNanos(Math.round(elapsed.toNanos() * (1.0 - done) / done));
     }
+
+    /**
+     * The time still to go at the pace since {@code since}, an earlier event of the same run: what a run costs once
+     * (loading the embedding model on its first call, warming up) then does not count against the rest. A progress
+     * display takes the first event with some work done as {@code since}.
+     *
+     * @param since an earlier progress of this run
+     * @return the estimate; {@link #estimatedRemaining()} while nothing was done since {@code since}
+     */
+    public @Nullable Duration estimatedRemaining(IndexProgress since) {
+        Objects.requireNonNull(since, "since");
+        double done = workDone();
+        double before = since.workDone();
+        long nanos = elapsed.toNanos() - since.elapsed().toNanos();
+        if (done >= 1.0 || done <= before || nanos <= 0) {
+            return estimatedRemaining();
+        }
+        return Duration.ofNanos(Math.round(nanos * (1.0 - done) / (done - before)));
+    }
 }
