@@ -9,8 +9,10 @@ import dev.ragkit.ingest.Indexer;
 import dev.ragkit.chunk.TokenWindowChunker;
 import dev.ragkit.tokens.TokenCounters;
 import dev.ragkit.parse.SkipReason;
+import dev.ragkit.store.lucene.LuceneDocumentStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +39,8 @@ import org.jspecify.annotations.Nullable;
         footer = "Exit codes: 0 done (failed files are listed); 1 an error, nothing indexed while files failed, or a "
                 + "rebuild not swapped in (the old index is then unchanged); 2 bad usage.")
 final class IndexCommand extends CliCommand {
+    /** The default of --commit-every: a killed run loses at most about this many seconds of indexing. */
+    static final int DEFAULT_COMMIT_SECONDS = 10;
     /** How many skipped files per reason the text output lists; --json lists them all. */
     static final int LISTED_PER_REASON = 20;
 
@@ -93,6 +97,16 @@ final class IndexCommand extends CliCommand {
             + "except that documents that are mostly secrets, or hold a private key block, are still skipped")
     Boolean redactSecrets;
 
+    @Option(names = "--threads", description = "the most threads that read, parse and chunk files ahead of the "
+            + "embedding, 1-256, the command's own thread included (default: the number of cores). The in-process "
+            + "embedder runs one thread per core of its own")
+    Integer threads;
+
+    @Option(names = "--commit-every", paramLabel = "<seconds>", description = "commit a Lucene index this often while "
+            + "indexing, 0-86400 (0: after every batch of documents; default: ${DEFAULT-VALUE}), so that a run killed "
+            + "or crashing loses at most the documents stored since, and the next run carries on with the rest")
+    int commitEvery = DEFAULT_COMMIT_SECONDS;
+
     @Option(names = "--json", description = "print the whole report as JSON (every skipped file with its reason)")
     boolean json;
 
@@ -111,10 +125,18 @@ final class IndexCommand extends CliCommand {
         if (chunkTokens != null && (chunkTokens < 16 || chunkTokens > 8192)) {
             throw new UsageException("--chunk-tokens must be a whole number from 16 to 8192, got " + chunkTokens);
         }
+        if (threads != null && (threads < 1 || threads > 256)) {
+            throw new UsageException("--threads must be a whole number from 1 to 256, got " + threads);
+        }
+        if (commitEvery < 0 || commitEvery > 86_400) {
+            throw new UsageException("--commit-every must be a number of seconds from 0 to 86400, got "
+                    + commitEvery);
+        }
         String pathPrefix = prefix != null ? prefix : defaultPrefix(root);
         Indexer.Builder builder = Indexer.builder().tenant(tenantName).sync(sync)
                 .redactSecrets(context.redactSecrets(redactSecrets))
-                .listener(new ProgressPrinter(context.err, context.interactive));
+                .listener(new ProgressPrinter(context.err, context.interactive))
+                .threads(threads != null ? threads : Indexer.DEFAULT_THREADS);
         try {
             builder.pathPrefix(pathPrefix);
         } catch (IllegalArgumentException e) {
@@ -144,6 +166,10 @@ final class IndexCommand extends CliCommand {
         IndexReport report;
         try (CliIndex target = CliIndex.forWriting(context, location, chosen)) {
             Embedder reader = context.embedder(target.embedder);
+            if (target.store instanceof LuceneDocumentStore) {
+                // durable as it goes: a killed run keeps what was committed, and the next run skips those files
+                builder.checkpoint(Duration.ofSeconds(commitEvery), ((LuceneDocumentStore) target.store)::flush);
+            }
             report = builder.store(target.store).embedder(reader).chunker(chunker(chunkTokens, reader)).build()
                     .index(root);
             target.commit();

@@ -32,6 +32,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.function.ObjLongConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -87,6 +88,12 @@ public final class DocumentIngestor {
      * how an index knows which folder a path prefix belongs to.
      */
     public static final String ROOT_KEY = "ragkit.root";
+    /**
+     * The metadata key of when the document was last indexed (an ISO-8601 instant in UTC, e.g.
+     * {@code 2025-03-01T09:30:00Z}, from the {@link Indexer}'s clock), written by the {@link Indexer}. A run that
+     * finds the file unchanged leaves it as it was: it says when this content was indexed.
+     */
+    public static final String INDEXED_AT_KEY = "ragkit.indexed_at";
     /**
      * The metadata key of how the document's secrets were treated: {@code redacted-<detector version>} with
      * redaction on, {@code off} without. A change (redaction switched, or a new detector) re-reads unchanged files.
@@ -211,6 +218,18 @@ public final class DocumentIngestor {
      */
     public Prepared prepare(DocumentSource source) {
         Objects.requireNonNull(source, "source");
+        return prepare(source, sha256(source.bytes()), NOT_TIMED);
+    }
+
+    /** Stage timings nobody reads. */
+    static final ObjLongConsumer<IndexRun.Stage> NOT_TIMED = (stage, nanos) -> { };
+
+    /**
+     * {@link #prepare(DocumentSource)} with the hash of the bytes already made (the indexer hashes them once, to
+     * tell an unchanged file, and stores that hash), timing parsing and chunking into {@code timer}.
+     */
+    Prepared prepare(DocumentSource source, String sha256, ObjLongConsumer<IndexRun.Stage> timer) {
+        long start = System.nanoTime();
         DocumentParser parser = parserFor(source);
         ParsedDocument parsed;
         try {
@@ -229,13 +248,26 @@ public final class DocumentIngestor {
             parsed = redacted(parsed, scan.redacted());
             secrets = scan.redactions();
         }
+        long parsedAt = System.nanoTime();
+        timer.accept(IndexRun.Stage.PARSE, parsedAt - start);
         List<TextChunk> chunks;
         try {
             chunks = chunker.chunk(parsed);
         } catch (RuntimeException e) {
             throw new IngestException(source.path(), 0, "chunking failed: " + e, e);
+        } finally {
+            timer.accept(IndexRun.Stage.CHUNK, System.nanoTime() - parsedAt);
         }
-        return new Prepared(document(parsed, sha256(source.bytes())), parsed, chunks, parser.id(), secrets);
+        return new Prepared(document(parsed, sha256), parsed, chunks, parser.id(), secrets);
+    }
+
+    /**
+     * @param path  a root-relative path
+     * @param bytes the file's bytes
+     * @return the source of a file, with this ingestor's character limit
+     */
+    DocumentSource source(String path, byte[] bytes) {
+        return new DocumentSource(path, bytes, maxChars);
     }
 
     /** The document with these lines, and its title, sections, summary and fields redacted too. */
@@ -422,6 +454,11 @@ public final class DocumentIngestor {
         return pathPrefix + path;
     }
 
+    /** @return what stored paths start with ({@code docs/}), or empty */
+    String pathPrefix() {
+        return pathPrefix;
+    }
+
     /** @return the embedder of the chunks */
     public Embedder embedder() {
         return embedder;
@@ -498,7 +535,9 @@ public final class DocumentIngestor {
 
     /** Runs the parser on its own daemon thread within the time limit (on this one when there is no limit). */
     private ParsedDocument parseWithin(DocumentParser parser, DocumentSource source) {
-        DocumentSource limited = new DocumentSource(source.path(), source.bytes(), maxChars);
+        // the stricter of two limits: the source's own and this ingestor's (Builder.maxChars)
+        DocumentSource limited = source.maxChars() <= maxChars ? source
+                : new DocumentSource(source.path(), source.bytes(), maxChars);
         if (parseTimeout.isZero()) {
             return checked(parser, limited, parser.parse(limited));
         }
@@ -662,7 +701,12 @@ public final class DocumentIngestor {
             return this;
         }
 
-        /** @param chars the most characters one document may yield, at least 1 (default 20 million) @return this */
+        /**
+         * @param chars the most characters one document may yield, at least 1 (default 20 million); a
+         *              {@link DocumentSource} given with a smaller {@link DocumentSource#maxChars() limit} of its own
+         *              keeps it
+         * @return this builder
+         */
         public Builder maxChars(long chars) {
             if (chars < 1) {
                 throw new IllegalArgumentException("maxChars must be at least 1, got " + chars);

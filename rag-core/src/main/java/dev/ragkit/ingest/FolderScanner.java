@@ -52,8 +52,11 @@ final class FolderScanner {
         this.maxFileBytes = maxFileBytes;
     }
 
-    /** A file to read: its root-relative path, the real path to open, its parser by extension and size limit. */
-    record Candidate(String path, Path file, DocumentParser parser, long maxBytes) {
+    /**
+     * A file to read: its root-relative path, the real path to open, its parser by extension, size limit, and size
+     * when the walk met it (what progress is measured in).
+     */
+    record Candidate(String path, Path file, DocumentParser parser, long maxBytes, long size) {
     }
 
     /** A folder or file the walk could not look at. */
@@ -259,7 +262,7 @@ final class FolderScanner {
                 skip(path, SkipReason.TOO_LARGE, attributes.size() + " bytes, limit " + limit + " for "
                         + parser.id() + " files");
             } else {
-                candidates.add(new Candidate(path, file, parser, limit));
+                candidates.add(new Candidate(path, file, parser, limit, attributes.size()));
             }
         }
 

@@ -100,11 +100,22 @@ import org.slf4j.LoggerFactory;
  * its own for the second folder. A folder that was moved or deleted no longer claims its prefix, and documents that
  * record no folder (indexed before folders were recorded) belong to whichever folder indexes their prefix.
  *
- * <h2>Cancellation and threads</h2>
+ * <h2>Memory, threads, restarts</h2>
+ * A run streams: files are read, parsed and chunked a bounded way ahead, their chunks embedded in batches of
+ * {@link Builder#batchSize(int)} texts and each batch's documents stored before the next batch is read, so memory
+ * does not grow with the folder (only the walk's list of paths and the report's lists of skipped and failed files
+ * do). The calling thread embeds and stores; {@link Builder#threads(int)} bounds the threads that read ahead.
+ * Each stored document records when it was indexed ({@link DocumentIngestor#INDEXED_AT_KEY}, by the
+ * {@link Builder#clock(Clock) clock}). With a store that makes writes durable in batches, a
+ * {@link Builder#checkpoint(Duration, Runnable) checkpoint} commits them as the run goes: a run killed at any point
+ * loses only the documents stored since the last checkpoint, and the next run skips the files committed before
+ * (incremental re-indexing) and carries on with the rest.
+ *
+ * <h2>Cancellation</h2>
  * {@link #index(Path, BooleanSupplier)} checks its token before each folder, file and embedding batch; once it
  * answers {@code true} the run stops, the file in progress is not stored, and the report says
- * {@link IndexReport#cancelled()}. A run works on the calling thread (parses on their own daemon thread, within the
- * ingestor's time limit). An {@code Indexer} is immutable and thread-safe.
+ * {@link IndexReport#cancelled()}. Listener calls are made on the calling thread. Parses run on their own daemon
+ * thread, within the ingestor's time limit. An {@code Indexer} is immutable and thread-safe.
  */
 public final class Indexer {
 
@@ -117,6 +128,9 @@ public final class Indexer {
     /** The metadata key under which front matter {@code summary} is stored. */
     public static final String SUMMARY_KEY = DocumentIngestor.SUMMARY_KEY;
 
+    /** The default of {@link Builder#threads(int)}: the number of cores. */
+    public static final int DEFAULT_THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
+
     private static final Logger LOG = LoggerFactory.getLogger(Indexer.class);
 
     private final Builder settings;
@@ -126,7 +140,8 @@ public final class Indexer {
     private final IndexListener listener;
     private final boolean sync;
     private final boolean incremental;
-    private final String pathPrefix;
+    private final int threads;
+    private final FileBatch.@Nullable Checkpoint checkpoint;
     private final @Nullable AuditTrail audit;
     private final Clock clock;
 
@@ -138,7 +153,9 @@ public final class Indexer {
         this.listener = b.listener;
         this.sync = b.sync;
         this.incremental = b.incremental;
-        this.pathPrefix = b.pathPrefix;
+        this.threads = b.threads;
+        this.checkpoint = b.checkpointAction == null ? null
+                : new FileBatch.Checkpoint(b.checkpointEvery, b.checkpointAction);
         this.audit = b.auditSink == null ? null : new AuditTrail(b.auditSink, b.auditFailurePolicy);
         this.clock = b.clock;
     }
@@ -197,9 +214,8 @@ public final class Indexer {
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(cancelRequested, "cancelRequested");
         Instant at = clock.instant();
-        long started = System.nanoTime();
         try {
-            IndexReport report = run(root, cancelRequested, started);
+            IndexReport report = run(root, cancelRequested, at);
             audit(at, root, report, null);
             return report;
         } catch (RuntimeException | Error e) {
@@ -208,45 +224,31 @@ public final class Indexer {
         }
     }
 
-    private IndexReport run(Path root, BooleanSupplier cancelRequested, long started) {
+    private IndexReport run(Path root, BooleanSupplier cancelRequested, Instant started) {
         FolderScanner.Scan scan = scanner.scan(root, cancelRequested);
         claimPrefix(scan.realRoot);
-        IndexRun run = new IndexRun(scan, listener, ingestor.embedder());
-        listener.onStart(scan.candidates.size());
+        IndexRun run = new IndexRun(scan, listener, ingestor.embedder(), clock, started);
+        listener.onStart(run.filesTotal());
         for (IndexReport.SkippedFile s : scan.skipped) {
             run.skipped(s, typeOf(s.path()));
         }
         for (FolderScanner.Failure f : scan.failed) {
             run.failed(f.report().path(), "folder", f.error());
         }
-        listener.onProgress(run.progress(started));
-        Map<String, StoredDocument> stored = incremental ? storedDocuments(scan.candidates) : Map.of();
-        boolean cancelled = scan.cancelled;
-        FileBatch batch = new FileBatch(run, store, ingestor, listener, cancelRequested, started);
-        for (FolderScanner.Candidate candidate : scan.candidates) {
-            if (cancelled || cancelRequested.getAsBoolean() || !batch.add(candidate,
-                    stored.get(ingestor.storedPath(candidate.path())))) {
-                cancelled = true;
-                break;
-            }
-        }
-        if (!cancelled && !batch.flush()) {
-            cancelled = true;
-        }
+        listener.onProgress(run.progress());
+        boolean cancelled = scan.cancelled || !indexFiles(scan, run, cancelRequested);
         List<StoredDocument> gone = cancelled ? List.of() : gone(scan);
         int deleted = sync ? delete(gone) : 0;
-        Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
-        IndexReport report = run.report(deleted, sync ? 0 : gone.size(), cancelled, elapsed);
-        listener.onProgress(new IndexProgress(run.done, scan.candidates.size(), report.chunks(), report.tokens(),
-                elapsed));
+        IndexReport report = run.finish(deleted, sync ? 0 : gone.size(), cancelled);
         // a run that changed nothing (a periodic rescan of an unchanged folder) is not worth a line at INFO
         boolean nothing = report.filesIndexed() == 0 && deleted == 0 && report.filesFailed().isEmpty() && !cancelled;
         String line = "indexed {} of {} files under {} into tenant '{}': {} unchanged, {} chunks, {} skipped, {} failed,"
-                + " {} deleted, {} secret lines redacted in {} files{} in {} ms";
-        Object[] values = {report.filesIndexed(), scan.candidates.size(), scan.realRoot, ingestor.tenant(),
+                + " {} deleted, {} secret lines redacted in {} files{} in {} ms ({} threads; time by stage, summed "
+                + "over threads: {})";
+        Object[] values = {report.filesIndexed(), run.filesTotal(), scan.realRoot, ingestor.tenant(),
                 report.filesUnchanged(), report.chunks(), report.filesSkipped().size(), report.filesFailed().size(),
                 deleted, report.linesRedacted(), report.filesRedacted().size(), cancelled ? ", cancelled" : "",
-                elapsed.toMillis()};
+                report.elapsed().toMillis(), threads, run.stages()};
         if (nothing) {
             LOG.debug(line, values);
         } else {
@@ -255,19 +257,36 @@ public final class Indexer {
         return report;
     }
 
-    /** The stored documents of the candidates, by stored path, in one lookup per thousand paths. */
-    private Map<String, StoredDocument> storedDocuments(List<FolderScanner.Candidate> candidates) {
-        Map<String, StoredDocument> byPath = new HashMap<>();
-        Scope admin = Scope.unrestricted(ingestor.tenant());
-        List<String> paths = new ArrayList<>();
-        for (FolderScanner.Candidate c : candidates) {
-            paths.add(ingestor.storedPath(c.path()));
-        }
-        for (int from = 0; from < paths.size(); from += 1000) {
-            for (StoredDocument d : store.findByPaths(admin, paths.subList(from, Math.min(paths.size(),
-                    from + 1000)))) {
-                byPath.put(d.path(), d);
+    /**
+     * Reads, chunks, embeds and stores the walk's files, one bounded batch at a time, reading ahead on the run's
+     * other threads.
+     *
+     * @return false when cancelled
+     */
+    private boolean indexFiles(FolderScanner.Scan scan, IndexRun run, BooleanSupplier cancelRequested) {
+        FileBatch batch = new FileBatch(run, store, ingestor, cancelRequested, checkpoint);
+        try (ReadAhead files = new ReadAhead(scan.candidates, this::storedDocuments,
+                (candidate, stored) -> FileBatch.prepare(run, ingestor, candidate, stored), threads)) {
+            while (files.hasNext()) {
+                if (cancelRequested.getAsBoolean() || !batch.add(files.next())) {
+                    return false;
+                }
             }
+        }
+        return batch.flush();
+    }
+
+    /** The stored documents of some candidates, by root-relative path, in one lookup; none when not incremental. */
+    private Map<String, StoredDocument> storedDocuments(List<FolderScanner.Candidate> candidates) {
+        if (!incremental) {
+            return Map.of();
+        }
+        List<String> paths = new ArrayList<>(candidates.size());
+        candidates.forEach(c -> paths.add(ingestor.storedPath(c.path())));
+        Map<String, StoredDocument> byPath = new HashMap<>();
+        String prefix = ingestor.pathPrefix();
+        for (StoredDocument d : store.findByPaths(Scope.unrestricted(ingestor.tenant()), paths)) {
+            byPath.put(d.path().substring(prefix.length()), d);
         }
         return byPath;
     }
@@ -280,6 +299,7 @@ public final class Indexer {
      */
     private void claimPrefix(Path realRoot) {
         String root = realRoot.toString();
+        String pathPrefix = ingestor.pathPrefix();
         Map<String, Boolean> others = new HashMap<>();
         for (StoredDocument document : store.documents(Scope.unrestricted(ingestor.tenant()))) {
             String theirs = document.metadata().get(DocumentIngestor.ROOT_KEY);
@@ -315,6 +335,7 @@ public final class Indexer {
     /** @return the tenant's documents of this folder (under the prefix) whose files are gone */
     private List<StoredDocument> gone(FolderScanner.Scan scan) {
         Set<String> present = scan.seen();
+        String pathPrefix = ingestor.pathPrefix();
         String root = scan.realRoot.toString();
         List<StoredDocument> gone = new ArrayList<>();
         for (StoredDocument document : store.documents(Scope.unrestricted(ingestor.tenant()))) {
@@ -390,7 +411,9 @@ public final class Indexer {
         private IndexListener listener = IndexListener.NONE;
         private boolean sync;
         private boolean incremental = true;
-        private String pathPrefix = "";
+        private int threads = DEFAULT_THREADS;
+        private Duration checkpointEvery = Duration.ZERO;
+        private @Nullable Runnable checkpointAction;
         private @Nullable AuditSink auditSink;
         private AuditFailurePolicy auditFailurePolicy = AuditFailurePolicy.LOG_AND_CONTINUE;
         private boolean auditFailurePolicySet;
@@ -411,7 +434,9 @@ public final class Indexer {
             b.listener = listener;
             b.sync = sync;
             b.incremental = incremental;
-            b.pathPrefix = pathPrefix;
+            b.threads = threads;
+            b.checkpointEvery = checkpointEvery;
+            b.checkpointAction = checkpointAction;
             b.auditSink = auditSink;
             b.auditFailurePolicy = auditFailurePolicy;
             b.auditFailurePolicySet = auditFailurePolicySet;
@@ -640,8 +665,51 @@ public final class Indexer {
                 }
                 p = p + "/";
             }
-            this.pathPrefix = p;
-            ingestor.pathPrefix(p);
+            ingestor.pathPrefix(p);                 // kept there only: the ingestor makes the stored paths
+            return this;
+        }
+
+        /**
+         * Bounds the threads a run works on: the calling thread embeds and stores, and {@code threads − 1} threads
+         * of the run read, parse and chunk the next files meanwhile (at most {@value ReadAhead#MAX_FILES_AHEAD}
+         * files and 64 MB ahead). Each parse also runs on a thread of its own, under its time limit, while the
+         * thread that started it waits. An embedder that runs its own threads (the in-process ONNX embedder runs one
+         * per core) is bounded by its own settings, not this one. An application that indexes while it serves
+         * queries (the Spring Boot starter's startup ingestion) leaves cores to the queries with a smaller number.
+         *
+         * @param threads from 1 (everything on the calling thread) to 256; default the number of cores
+         *                ({@link #DEFAULT_THREADS})
+         * @return this builder
+         * @throws IllegalArgumentException when out of range
+         */
+        public Builder threads(int threads) {
+            if (threads < 1 || threads > 256) {
+                throw new IllegalArgumentException("threads must be from 1 to 256, got " + threads);
+            }
+            this.threads = threads;
+            return this;
+        }
+
+        /**
+         * Runs {@code action} on the indexing thread after a batch of documents is stored, when at least
+         * {@code every} (by the indexer's clock) has passed since the run started or the last checkpoint: e.g. a
+         * commit of a store that makes writes durable in batches (Lucene's {@code CommitMode.BATCHED} and its
+         * {@code flush()}), so that a run killed at any point loses only what was stored since, and the next run,
+         * finding the committed files unchanged, carries on where it stopped. An exception from it ends the run.
+         *
+         * @param every  the least time between two checkpoints; {@link Duration#ZERO} for one after every batch
+         * @param action what to do
+         * @return this builder
+         * @throws IllegalArgumentException when {@code every} is negative
+         */
+        public Builder checkpoint(Duration every, Runnable action) {
+            Objects.requireNonNull(every, "every");
+            if (every.isNegative()) {
+                throw new IllegalArgumentException("checkpoint interval must not be negative, got " + every);
+            }
+            stages.set("checkpoint");
+            this.checkpointEvery = every;
+            this.checkpointAction = Objects.requireNonNull(action, "action");
             return this;
         }
 
@@ -662,7 +730,11 @@ public final class Indexer {
             return this;
         }
 
-        /** @param clock timestamps audit records (default UTC system clock) @return this builder */
+        /**
+         * @param clock stamps audit records and each stored document ({@link DocumentIngestor#INDEXED_AT_KEY}), and
+         *              times the run (its progress and report); default the UTC system clock
+         * @return this builder
+         */
         public Builder clock(Clock clock) {
             stages.set("clock");
             this.clock = Objects.requireNonNull(clock, "clock");

@@ -73,6 +73,31 @@ final class DocumentIngestorTest {
     }
 
     @Test
+    void prepare_sourceWithASmallerCharacterLimitThanTheIngestors_keepsItsOwnLimit() {
+        byte[] bytes = "a line of some forty characters or so.\n".repeat(10).getBytes(StandardCharsets.UTF_8);
+
+        assertThatThrownBy(() -> ingestor().prepare(new DocumentSource("long.txt", bytes, 100)))
+                .isInstanceOf(IngestException.class).hasMessageContaining("100");
+        assertThatThrownBy(() -> DocumentIngestor.builder().embedder(embedder).tenant("acme").maxChars(100).build()
+                .prepare(DocumentSource.of("long.txt", bytes))).isInstanceOf(IngestException.class)
+                .hasMessageContaining("100");
+        assertThat(ingestor().prepare(new DocumentSource("long.txt", bytes, 10_000)).chunks()).isNotEmpty();
+    }
+
+    @Test
+    void prepare_withTheHashTheIndexerMade_storesThatHashAndTimesParseAndChunk() {
+        java.util.Map<IndexRun.Stage, Long> timed = new java.util.EnumMap<>(IndexRun.Stage.class);
+        DocumentSource source = source("a.md", "# A\n\nSome text.\n");
+
+        DocumentIngestor.Prepared prepared = ingestor().prepare(source, "hash-made-once", timed::put);
+
+        assertThat(prepared.document().metadata()).containsEntry(DocumentIngestor.CONTENT_HASH_KEY, "hash-made-once");
+        assertThat(timed).containsOnlyKeys(IndexRun.Stage.PARSE, IndexRun.Stage.CHUNK);
+        assertThat(ingestor().prepare(source).document().metadata()).containsEntry(DocumentIngestor.CONTENT_HASH_KEY,
+                DocumentIngestor.sha256(source.bytes()));
+    }
+
+    @Test
     void prepare_bytesThatSayAnotherKind_goToThatKindsParser() {
         DocumentParsers parsers = DocumentParsers.of(List.of(new TextDocumentParser(),
                 parser("pdf", Set.of("pdf"), Set.of(ContentSniffer.Kind.PDF)),

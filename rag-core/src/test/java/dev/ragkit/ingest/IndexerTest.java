@@ -971,8 +971,10 @@ final class IndexerTest {
             assertThat(current.elapsed()).isGreaterThanOrEqualTo(previous.elapsed());
         }
         IndexProgress last = progress.get(progress.size() - 1);
+        long bytes = Files.size(root.resolve("a.md")) + Files.size(root.resolve("b.md"))
+                + Files.size(root.resolve("c/d.md")) + Files.size(root.resolve("e.txt"));
         assertThat(last).isEqualTo(new IndexProgress(report.filesIndexed() + report.filesFailed().size(), 4,
-                report.chunks(), report.tokens(), report.elapsed()));
+                report.chunks(), report.tokens(), report.elapsed(), bytes, bytes));
         assertThat(report.chunks()).isEqualTo(5);
         assertThat(report.tokens()).isEqualTo(6);
     }
@@ -1024,8 +1026,9 @@ final class IndexerTest {
         assertThat(report.documentsDeleted()).isZero();
         assertThat(storedPaths()).containsExactly("a.md");
         assertThat(chunksOf("a.md")).extracting(StoredChunk::text).containsExactly("a1", "a2", "a3");
-        assertThat(progress.get(progress.size() - 1)).isEqualTo(
-                new IndexProgress(1, 3, 3, 3, report.elapsed()));
+        long size = Files.size(root.resolve("a.md"));
+        assertThat(progress.get(progress.size() - 1)).isEqualTo(new IndexProgress(1, 3, 3, 3, report.elapsed(),
+                size, size + Files.size(root.resolve("b.md")) + Files.size(root.resolve("c.md"))));
     }
 
     @Test
@@ -1074,6 +1077,200 @@ final class IndexerTest {
                 .hasMessage("listener broke on a.md");
         assertThat(storedPaths()).containsExactly("a.md");
         assertThat(chunksOf("a.md")).hasSize(2);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Bookkeeping, time and streaming (issues 25, 26, 29)
+
+    /** A clock that stands still until a test moves it. */
+    private static final class ManualClock extends java.time.Clock {
+        private volatile java.time.Instant now;
+
+        ManualClock(String instant) {
+            this.now = java.time.Instant.parse(instant);
+        }
+
+        void advance(Duration by) {
+            now = now.plus(by);
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public java.time.Clock withZone(java.time.ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public java.time.Instant instant() {
+            return now;
+        }
+    }
+
+    /** An embedder that takes one millisecond of the clock per character it embeds (time grows with the text). */
+    private static Embedder slowedBy(ManualClock clock, Embedder embedder) {
+        return new Embedder() {
+            @Override
+            public float[][] embed(List<String> texts) {
+                clock.advance(Duration.ofMillis(texts.stream().mapToInt(String::length).sum()));
+                return embedder.embed(texts);
+            }
+
+            @Override
+            public int dimension() {
+                return embedder.dimension();
+            }
+
+            @Override
+            public String name() {
+                return embedder.name();
+            }
+        };
+    }
+
+    @Test
+    void index_elapsedTimeOfProgressAndReport_comesFromTheIndexersClock() throws IOException {
+        Path root = root();
+        write(root, "a.md", "abcd\n");
+        write(root, "b.md", "efghijkl\n");
+        ManualClock clock = new ManualClock("2025-03-01T09:30:00Z");
+        List<Duration> elapsed = new ArrayList<>();
+
+        IndexReport report = Indexer.builder().store(store).tenant(TENANT).chunker(LINES).embedder(slowedBy(clock, embedder)).clock(clock).batchSize(1)
+                .listener(new IndexListener() {
+                    @Override
+                    public void onProgress(IndexProgress p) {
+                        elapsed.add(p.elapsed());
+                    }
+                }).build().index(root);
+
+        assertThat(report.elapsed()).isEqualTo(Duration.ofMillis(4 + 8));
+        assertThat(elapsed).containsExactly(Duration.ZERO, Duration.ofMillis(4), Duration.ofMillis(12),
+                Duration.ofMillis(12));
+    }
+
+    @Test
+    void index_filesOfVeryDifferentSizes_etaFromBytesIsWithinAQuarterOfTheTruthAfterTheFirstFivePercent()
+            throws IOException {
+        Path root = root();
+        Random random = new Random(29);
+        for (int i = 0; i < 200; i++) {
+            // most files small, some a hundred times larger, spread through the folder
+            int lines = random.nextInt(10) == 0 ? 100 + random.nextInt(100) : 1 + random.nextInt(2);
+            write(root, String.format("f%03d.md", i), "a line of words\n".repeat(lines));
+        }
+        ManualClock clock = new ManualClock("2025-03-01T09:30:00Z");
+        List<IndexProgress> progress = new ArrayList<>();
+
+        IndexReport report = Indexer.builder().store(store).tenant(TENANT).chunker(LINES).embedder(slowedBy(clock, embedder)).clock(clock).batchSize(1).listener(
+                new IndexListener() {
+                    @Override
+                    public void onProgress(IndexProgress p) {
+                        progress.add(p);
+                    }
+                }).build().index(root);
+
+        Duration total = report.elapsed();
+        List<Double> fileBasedErrors = new ArrayList<>();
+        int checked = 0;
+        for (IndexProgress p : progress) {
+            Duration truth = total.minus(p.elapsed());
+            if (p.elapsed().toNanos() < total.toNanos() / 20 || truth.isZero()) {
+                continue;                                       // the first 5%, and the end
+            }
+            Duration eta = p.estimatedRemaining();
+            assertThat(eta).as("after %s of %s", p.elapsed(), total).isNotNull();
+            assertThat((double) Math.abs(eta.toNanos() - truth.toNanos())).as("ETA %s, truth %s", eta, truth)
+                    .isLessThanOrEqualTo(0.25 * truth.toNanos());
+            double byFiles = p.elapsed().toNanos() * (p.filesTotal() - p.filesDone()) / (double) p.filesDone();
+            fileBasedErrors.add(Math.abs(byFiles - truth.toNanos()) / truth.toNanos());
+            checked++;
+        }
+        assertThat(checked).isGreaterThan(20);
+        // the test can tell: an ETA by files would be more than a quarter off somewhere
+        assertThat(fileBasedErrors).anySatisfy(e -> assertThat(e).isGreaterThan(0.25));
+        assertThat(progress.get(progress.size() - 1).estimatedRemaining()).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
+    void index_everyStoredDocument_recordsWhenItWasIndexedAndAnUnchangedFileKeepsItsTime() throws IOException {
+        Path root = root();
+        write(root, "a.md", "alpha\n");
+        write(root, "b.md", "beta\n");
+        ManualClock clock = new ManualClock("2025-03-01T09:30:00.250Z");
+        indexer().clock(clock).build().index(root);
+        assertThat(store.documents(ADMIN)).extracting(d -> d.metadata().get(DocumentIngestor.INDEXED_AT_KEY))
+                .containsExactly("2025-03-01T09:30:00Z", "2025-03-01T09:30:00Z");
+
+        clock.advance(Duration.ofDays(1));
+        write(root, "b.md", "beta, changed\n");
+        indexer().clock(clock).build().index(root);
+
+        assertThat(store.documents(ADMIN)).extracting(StoredDocument::path,
+                d -> d.metadata().get(DocumentIngestor.INDEXED_AT_KEY)).containsExactly(
+                tuple("a.md", "2025-03-01T09:30:00Z"), tuple("b.md", "2025-03-02T09:30:00Z"));
+    }
+
+    @Test
+    void index_checkpoint_runsAfterStoredBatchesAtMostOncePerInterval() throws IOException {
+        Path root = root();
+        for (int i = 0; i < 5; i++) {
+            write(root, "f" + i + ".md", "file " + i + "\n");
+        }
+        ManualClock clock = new ManualClock("2025-03-01T09:30:00Z");
+        List<Integer> storedAtCheckpoint = new ArrayList<>();
+
+        indexer().batchSize(2).clock(clock).checkpoint(Duration.ZERO, () -> storedAtCheckpoint.add(store
+                .documents(ADMIN).size())).build().index(root);
+
+        assertThat(storedAtCheckpoint).containsExactly(2, 4, 5);
+
+        AtomicInteger hourly = new AtomicInteger();
+        write(root, "f0.md", "changed\n");
+        indexer().batchSize(1).clock(clock).checkpoint(Duration.ofHours(1), hourly::incrementAndGet).build()
+                .index(root);
+        assertThat(hourly).hasValue(0);
+    }
+
+    @Test
+    void index_threads_boundTheThreadsThatReadAheadAndGiveTheSameIndex() throws IOException {
+        Path root = root();
+        for (int i = 0; i < 40; i++) {
+            write(root, String.format("f%02d.md", i), "file " + i + "\nsecond line\n");
+        }
+        java.util.Set<String> chunkedOn = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Chunker recording = document -> {
+            chunkedOn.add(Thread.currentThread().getName());
+            return LINES.chunk(document);
+        };
+
+        Indexer.builder().store(store).embedder(embedder).tenant(TENANT).chunker(recording).threads(1).build().index(root);
+        assertThat(chunkedOn).containsExactly(Thread.currentThread().getName());
+        List<String> one = store.documents(ADMIN).stream().map(d -> d.path() + " " + chunksOf(d.path()).stream()
+                .map(StoredChunk::text).toList()).toList();
+
+        chunkedOn.clear();
+        List<String> order = new ArrayList<>();
+        InMemoryDocumentStore other = InMemoryDocumentStore.builder().build();
+        Indexer.builder().store(other).embedder(embedder).tenant(TENANT).chunker(recording).threads(3).batchSize(3)
+                .listener(new IndexListener() {
+                    @Override
+                    public void onFileDone(String path, int chunks, long tokens) {
+                        order.add(path);
+                    }
+                }).build().index(root);
+
+        assertThat(chunkedOn).isNotEmpty().hasSizeLessThanOrEqualTo(2)
+                .allSatisfy(name -> assertThat(name).startsWith("ragkit-index-"));
+        assertThat(order).isSorted().hasSize(40);
+        assertThat(other.documents(ADMIN).stream().map(d -> d.path() + " " + other.chunks(ADMIN, d.id()).stream()
+                .map(StoredChunk::text).toList()).toList()).isEqualTo(one);
+        other.close();
+        assertThatThrownBy(() -> Indexer.builder().threads(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Indexer.builder().threads(257)).isInstanceOf(IllegalArgumentException.class);
     }
 
     // ---------------------------------------------------------------------------------------------------------

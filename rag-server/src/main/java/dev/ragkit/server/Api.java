@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ragkit.ingest.DocumentIngestor;
 import dev.ragkit.LinkedSource;
 import dev.ragkit.PipelineHealth;
 import dev.ragkit.RagPipeline;
@@ -388,7 +389,12 @@ final class Api extends HttpServlet {
             if (d.date() != null) {
                 n.put("date", d.date().toString());
             }
-            n.putNull("indexedAt");             // the index records no indexing time per document yet
+            String indexedAt = d.metadata().get(DocumentIngestor.INDEXED_AT_KEY);
+            if (indexedAt != null) {
+                n.put("indexedAt", indexedAt);
+            } else {
+                n.putNull("indexedAt");         // indexed before documents recorded their indexing time
+            }
         }
         out.put("count", docs.size());
         out.put("tenant", call.grant().tenant());

@@ -178,7 +178,9 @@ final class RagServerTest {
         assertThat(doc.get("path").asText()).isEqualTo("keys.md");
         assertThat(doc.get("type").asText()).isEqualTo("md");
         assertThat(doc.has("pages")).isTrue();
-        assertThat(doc.has("indexedAt")).isTrue();
+        // when the indexer stored it (an ISO-8601 instant in UTC), not the document's own date
+        assertThat(java.time.Instant.parse(doc.get("indexedAt").asText()))
+                .isBetween(java.time.Instant.now().minus(Duration.ofHours(1)), java.time.Instant.now());
         JsonNode health = json(f.get("/v1/health", ACME_TOKEN));
         assertThat(health.get("status").asText()).isEqualTo("UP");
         assertThat(health.get("tenant").asText()).isEqualTo(ACME);
