@@ -5,7 +5,6 @@ import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.prompt.ContextBlock;
 import dev.ragkit.prompt.ContextBlocks;
 import dev.ragkit.prompt.Prompt;
-import dev.ragkit.retrieval.LlmQueryTransformer;
 import dev.ragkit.retrieval.QueryTransformer;
 import dev.ragkit.retrieval.RetrievedContext;
 import dev.ragkit.retrieval.Retriever;
@@ -81,6 +80,6 @@ final class Planner {
             return queryTransformer;
         }
         return backend instanceof ExtractiveBackend ? QueryTransformer.keyTerms()
-                : new LlmQueryTransformer(backend, model, QueryTransformer.keyTerms());
+                : QueryTransformer.llm(backend, model, QueryTransformer.keyTerms());
     }
 }

@@ -2,7 +2,6 @@ package dev.ragkit;
 
 import dev.ragkit.internal.Settings;
 import dev.ragkit.retrieval.Deduplicator;
-import dev.ragkit.retrieval.JaccardDeduplicator;
 import dev.ragkit.retrieval.RetrievalOptions;
 import java.util.Map;
 import java.util.Objects;
@@ -94,7 +93,7 @@ public final class RagConfig {
     private static final String OVERLAP_RULE = "a number above 0 and at most 1";
 
     private static final RagConfig DEFAULTS = new RagConfig("llama3.2", 0.1, 60, null, 3000, 1000,
-            1024, 500, 0.3, 3, 5, 15, JaccardDeduplicator.DEFAULT_THRESHOLD);
+            1024, 500, 0.3, 3, 5, 15, Deduplicator.DEFAULT_JACCARD_THRESHOLD);
 
     private final String chatModel;
     private final double temperature;
@@ -223,7 +222,7 @@ public final class RagConfig {
      * @return a Jaccard deduplicator with the threshold {@link #duplicateThreshold()}
      */
     public Deduplicator deduplicator() {
-        return new JaccardDeduplicator(duplicateThreshold);
+        return Deduplicator.jaccard(duplicateThreshold);
     }
 
     /** @return the model that answers; default {@code llama3.2} */

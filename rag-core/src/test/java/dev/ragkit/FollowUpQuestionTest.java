@@ -16,7 +16,6 @@ import dev.ragkit.generation.ModelInfo;
 import dev.ragkit.generation.StreamHandler;
 import dev.ragkit.embedding.Embedder;
 import dev.ragkit.ingest.Indexer;
-import dev.ragkit.retrieval.LlmQueryTransformer;
 import dev.ragkit.retrieval.QueryTransformer;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
@@ -103,7 +102,7 @@ class FollowUpQuestionTest {
                 .doesNotContain(" the ").doesNotContain("does");          // stop words are not key terms
 
         Recording rambling = new Recording("");
-        assertThat(new LlmQueryTransformer(rambling, "m", QueryTransformer.keyTerms())
+        assertThat(QueryTransformer.llm(rambling, "m", QueryTransformer.keyTerms())
                 .standalone(FOLLOW_UP, followUp().history())).isEqualTo(keyTerms);
     }
 

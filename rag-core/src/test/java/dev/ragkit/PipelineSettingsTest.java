@@ -11,7 +11,7 @@ import dev.ragkit.grounding.Router;
 import dev.ragkit.prompt.ContextBlock;
 import dev.ragkit.prompt.Prompt;
 import dev.ragkit.prompt.PromptBuilder;
-import dev.ragkit.retrieval.JaccardDeduplicator;
+import dev.ragkit.retrieval.Deduplicator;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.RetrievedContext;
 import dev.ragkit.retrieval.Retriever;
@@ -193,7 +193,7 @@ final class PipelineSettingsTest {
                 clash(b -> b.retriever(retriever), "retriever(...) and embedder(...)"),
                 clash(b -> b.retriever(retriever).retrievalOptions(RetrievalOptions.knowledgeBase()),
                         "retriever(...) and retrievalOptions(...)"),
-                clash(b -> b.retriever(retriever).deduplicator(new JaccardDeduplicator(0.8)),
+                clash(b -> b.retriever(retriever).deduplicator(Deduplicator.jaccard(0.8)),
                         "retriever(...) and deduplicator(...)"),
                 clash(b -> b.tokenBudget(budget).tokenCounter(TokenCounters.estimate()),
                         "tokenBudget(...) and tokenCounter(...)"),

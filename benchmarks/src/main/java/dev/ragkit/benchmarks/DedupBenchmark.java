@@ -1,7 +1,6 @@
 package dev.ragkit.benchmarks;
 
 import dev.ragkit.retrieval.Deduplicator;
-import dev.ragkit.retrieval.JaccardDeduplicator;
 import dev.ragkit.retrieval.RetrievedChunk;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
@@ -27,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Near-duplicate removal over one list of {@link #candidates} retrieved chunks: RagKit's
- * {@link JaccardDeduplicator} (word sets computed once per chunk as sorted id arrays, size pruning, early exit)
+ * {@link Deduplicator#jaccard()} (word sets computed once per chunk as sorted id arrays, size pruning, early exit)
  * against {@link NaiveDeduplicator}, the textbook loop that rebuilds both word sets as {@code HashSet}s for every
  * pair it compares. Both use the default threshold 0.9 and return the same list
  * ({@code DedupBenchmarkTest} checks it on this data).
@@ -60,7 +59,7 @@ public class DedupBenchmark {
 
     /** The implementations compared. */
     public enum Impl {
-        /** RagKit's {@link JaccardDeduplicator}. */
+        /** RagKit's {@link Deduplicator#jaccard()}. */
         RAGKIT,
         /** {@link NaiveDeduplicator}: word sets rebuilt inside the pair loop. */
         NAIVE;
@@ -72,8 +71,8 @@ public class DedupBenchmark {
          */
         public Deduplicator create() {
             return switch (this) {
-                case RAGKIT -> new JaccardDeduplicator();
-                case NAIVE -> new NaiveDeduplicator(JaccardDeduplicator.DEFAULT_THRESHOLD);
+                case RAGKIT -> Deduplicator.jaccard();
+                case NAIVE -> new NaiveDeduplicator(Deduplicator.DEFAULT_JACCARD_THRESHOLD);
             };
         }
     }

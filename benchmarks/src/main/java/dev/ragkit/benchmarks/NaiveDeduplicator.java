@@ -14,7 +14,7 @@ import java.util.Set;
  * candidate kept so far, build both word sets as {@link HashSet}s and compute their Jaccard similarity as
  * {@code |A ∩ B| / |A ∪ B|}; drop the candidate when it is strictly above the threshold.
  *
- * <p>It follows the same definition as {@link dev.ragkit.retrieval.JaccardDeduplicator} (words are maximal runs of
+ * <p>It follows the same definition as {@link dev.ragkit.retrieval.Deduplicator#jaccard()} (words are maximal runs of
  * {@link Character#isLetterOrDigit(int)} code points lower-cased with {@code Locale.ROOT}; two empty sets have
  * similarity 1; only kept candidates are compared against), with none of its precomputation or pruning.
  */

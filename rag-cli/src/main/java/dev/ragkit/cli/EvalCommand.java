@@ -20,7 +20,6 @@ import java.util.Set;
 import dev.ragkit.retrieval.RelevanceModel;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.Reranker;
-import dev.ragkit.retrieval.TermOverlapReranker;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -111,7 +110,7 @@ final class EvalCommand extends CliCommand {
             case "none":
                 return Reranker.none();
             case "term-overlap":
-                return new TermOverlapReranker(0.3);
+                return Reranker.termOverlap(0.3);
             default:
                 throw new UsageException("--rerank must be none or term-overlap, got '" + Terminal.line(rerank) + "'");
         }

@@ -478,7 +478,7 @@ public final class DocumentIngestor {
      * @param bytes any bytes
      * @return their SHA-256, lower-case hex
      */
-    public static String sha256(byte[] bytes) {
+    static String sha256(byte[] bytes) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (NoSuchAlgorithmException e) {

@@ -40,17 +40,17 @@ import java.util.Objects;
  *
  * <p>Instances are immutable and thread-safe; each call allocates its own working state.
  */
-public final class JaccardDeduplicator implements Deduplicator {
+final class JaccardDeduplicator implements Deduplicator {
 
     /** The default similarity a pair must exceed to be a near duplicate. */
-    public static final double DEFAULT_THRESHOLD = 0.9;
+    static final double DEFAULT_THRESHOLD = DEFAULT_JACCARD_THRESHOLD;
 
     private static final int[] NO_WORDS = new int[0];
 
     private final double threshold;
 
     /** A deduplicator with the default threshold, {@value #DEFAULT_THRESHOLD}. */
-    public JaccardDeduplicator() {
+    JaccardDeduplicator() {
         this(DEFAULT_THRESHOLD);
     }
 
@@ -61,7 +61,7 @@ public final class JaccardDeduplicator implements Deduplicator {
      *                  1 keeps every candidate
      * @throws IllegalArgumentException when {@code threshold} is not in (0, 1]
      */
-    public JaccardDeduplicator(double threshold) {
+    JaccardDeduplicator(double threshold) {
         if (!(threshold > 0 && threshold <= 1)) {
             throw new IllegalArgumentException("Jaccard threshold must be in (0, 1], got " + threshold
                     + "; the default is " + DEFAULT_THRESHOLD);

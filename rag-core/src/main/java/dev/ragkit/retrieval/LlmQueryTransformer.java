@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * a question of reasonable length, the {@code fallback} rewrites instead (by default
  * {@link QueryTransformer#keyTerms()}), so a model server that is down never stops retrieval. Thread-safe.
  */
-public final class LlmQueryTransformer implements QueryTransformer {
+final class LlmQueryTransformer implements QueryTransformer {
     private static final Logger LOG = LoggerFactory.getLogger(LlmQueryTransformer.class);
     static final int TURNS = 6;
     static final int MAX_MESSAGE_CHARS = 1_000;
@@ -39,7 +39,7 @@ public final class LlmQueryTransformer implements QueryTransformer {
      * @param model    the model that rewrites (a small, fast one is enough)
      * @param fallback what rewrites when the model cannot
      */
-    public LlmQueryTransformer(LlmBackend backend, String model, QueryTransformer fallback) {
+    LlmQueryTransformer(LlmBackend backend, String model, QueryTransformer fallback) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.model = Objects.requireNonNull(model, "model");
         this.fallback = Objects.requireNonNull(fallback, "fallback");

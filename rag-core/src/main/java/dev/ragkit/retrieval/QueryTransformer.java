@@ -1,6 +1,7 @@
 package dev.ragkit.retrieval;
 
 import dev.ragkit.generation.ChatMessage;
+import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.internal.KeyTerms;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.Set;
  * Makes the question that retrieval embeds standalone. A follow-up such as "and what about the second one?" finds
  * nothing on its own; with the conversation it can be rewritten into "What does the second backup job do?". The
  * pipeline calls it before retrieval, and only when the request carries history; the prompt still shows the model
- * the question as asked, with the history. The default with a language model is {@link LlmQueryTransformer}; without
+ * the question as asked, with the history. The default with a language model is {@link #llm}; without
  * one (extractive answers), {@link #keyTerms()}.
  */
 @FunctionalInterface
@@ -49,5 +50,15 @@ public interface QueryTransformer {
             }
             return question;
         };
+    }
+
+    /**
+     * @param backend  the model server that rewrites the follow-up
+     * @param model    the model to ask
+     * @param fallback used when the model's reply is unusable or the call fails
+     * @return the language-model rewrite (the default with a model)
+     */
+    static QueryTransformer llm(LlmBackend backend, String model, QueryTransformer fallback) {
+        return new LlmQueryTransformer(backend, model, fallback);
     }
 }

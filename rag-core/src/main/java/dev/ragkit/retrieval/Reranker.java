@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * Scores the best candidates again, after fusion, boosting, deduplication and the per-document cap and before the
  * final top-k cut — the place for a cross-encoder (any LangChain4j {@code ScoringModel}, through rag-langchain4j's
- * {@code LangChain4jReranker}) or a cheap signal such as {@link TermOverlapReranker}. Candidates are re-ordered by
+ * {@code LangChain4jReranker}) or a cheap signal such as {@link #termOverlap(double)}. Candidates are re-ordered by
  * the new score; each chunk keeps its raw similarity (what thresholds mean) and fused score beside the reranked
  * score ({@link RetrievedChunk#reranked()}). The default is {@link #none()}: measured on the benchmark sets, see
  * the retrieval guide. Implementations are thread-safe.
@@ -40,5 +40,15 @@ public interface Reranker {
             }
             return s;
         }
+    }
+
+    /**
+     * @param weight how much the share of the question's key terms found in a chunk counts against its boosted
+     *               score, in [0, 1]
+     * @return a reranker on that cheap signal (no model)
+     * @throws IllegalArgumentException when the weight is outside [0, 1]
+     */
+    static Reranker termOverlap(double weight) {
+        return new TermOverlapReranker(weight);
     }
 }

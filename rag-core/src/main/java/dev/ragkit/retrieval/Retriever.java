@@ -120,7 +120,7 @@ public interface Retriever {
             return this;
         }
 
-        /** @param deduplicator default {@link JaccardDeduplicator} at 0.9 @return this builder */
+        /** @param deduplicator default {@link Deduplicator#jaccard()} at 0.9 @return this builder */
         public Builder deduplicator(Deduplicator deduplicator) {
             stages.set("deduplicator");
             this.deduplicator = Objects.requireNonNull(deduplicator, "deduplicator");

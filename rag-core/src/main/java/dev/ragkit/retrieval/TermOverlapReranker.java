@@ -11,12 +11,12 @@ import java.util.Set;
  * its section and its title contain (a term counts when a word starts with its first five letters, a crude stem
  * that matches "rotate", "rotation" and "rotating"). {@code weight} is the share of the overlap in the blend.
  */
-public final class TermOverlapReranker implements Reranker {
+final class TermOverlapReranker implements Reranker {
     private static final int STEM = 5;
     private final double weight;
 
     /** @param weight the overlap's share of the new score, in [0, 1] (e.g. 0.3) */
-    public TermOverlapReranker(double weight) {
+    TermOverlapReranker(double weight) {
         if (!(weight >= 0 && weight <= 1)) {
             throw new IllegalArgumentException("weight must be in [0, 1], got " + weight);
         }
