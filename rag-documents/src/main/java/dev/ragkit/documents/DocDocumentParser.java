@@ -65,7 +65,7 @@ public final class DocDocumentParser implements DocumentParser {
 
     @Override
     public long maxBytes() {
-        return 100L * 1024 * 1024;
+        return ParserMessages.MAX_BYTES;
     }
 
     @Override

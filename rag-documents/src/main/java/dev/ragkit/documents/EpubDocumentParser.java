@@ -80,7 +80,7 @@ public final class EpubDocumentParser implements DocumentParser {
 
     @Override
     public long maxBytes() {
-        return 100L * 1024 * 1024;
+        return ParserMessages.MAX_BYTES;
     }
 
     @Override

@@ -92,7 +92,7 @@ public final class OpenDocumentParser implements DocumentParser {
 
     @Override
     public long maxBytes() {
-        return 100L * 1024 * 1024;
+        return ParserMessages.MAX_BYTES;
     }
 
     @Override

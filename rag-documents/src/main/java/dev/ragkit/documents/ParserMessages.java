@@ -8,6 +8,13 @@ import java.util.regex.Pattern;
  * becomes {@code error: …}), or the exception's simple name when it has no message.
  */
 final class ParserMessages {
+    /**
+     * The largest file the binary-format parsers (PDF, Office, OpenDocument, e-mail, EPUB) are given by default:
+     * 100 MiB, ten times the text parsers' {@link dev.ragkit.parse.DocumentParser#maxBytes()} default, because these
+     * formats carry images and packing the text does not.
+     */
+    static final long MAX_BYTES = 100L * 1024 * 1024;
+
     /** A fully qualified exception name heading a message, as {@code Throwable.toString()} writes it. */
     private static final Pattern LEADING_EXCEPTION = Pattern.compile("^(?:[a-z_][\\w$]*\\.)+[A-Z][\\w$]*: ");
     /** A fully qualified class name anywhere: its package is noise to a reader. */

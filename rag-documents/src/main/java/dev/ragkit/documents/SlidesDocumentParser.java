@@ -74,7 +74,7 @@ public final class SlidesDocumentParser implements DocumentParser {
 
     @Override
     public long maxBytes() {
-        return 100L * 1024 * 1024;
+        return ParserMessages.MAX_BYTES;
     }
 
     @Override
