@@ -21,6 +21,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
@@ -67,7 +70,8 @@ public final class LuceneMillionBenchmark {
      *
      * @param args {@code --n}, {@code --tenants}, {@code --vectors}, {@code --dir}, {@code --out},
      *             {@code --queries} (200), {@code --candidates} (comma list), {@code --max-conn}, {@code --beam-width},
-     *             {@code --ram-buffer-mb} (256), {@code --keep} (keep the index)
+     *             {@code --ram-buffer-mb} (256), {@code --writers} (threads upserting at once, 1),
+     *             {@code --keep} (keep the index)
      * @throws IOException when the index or the result file cannot be written
      */
     public static void main(String[] args) throws IOException {
@@ -88,6 +92,7 @@ public final class LuceneMillionBenchmark {
         int maxConn = Integer.parseInt(a.getOrDefault("max-conn", "16"));
         int beamWidth = Integer.parseInt(a.getOrDefault("beam-width", "100"));
         double ramBufferMb = Double.parseDouble(a.getOrDefault("ram-buffer-mb", "256"));
+        int writers = Integer.parseInt(a.getOrDefault("writers", "1"));
         Path dir = Path.of(a.getOrDefault("dir", "/tmp/ragkit-lucene-million"));
         Path out = Path.of(a.getOrDefault("out", "lucene-million.json"));
         boolean keep = a.containsKey("keep");
@@ -105,27 +110,54 @@ public final class LuceneMillionBenchmark {
         result.put("maxConn", maxConn);
         result.put("beamWidth", beamWidth);
         result.put("ramBufferMb", ramBufferMb);
+        result.put("writers", writers);
         result.put("queries", queryCount);
         System.out.println("# " + result);
 
         LuceneMillionBenchmark.deleteTree(dir);
         ClusteredVectors shape = ClusteredVectors.standard(DIMENSION);
-        long generating = 0;
         long start = System.nanoTime();
         try (LuceneDocumentStore store = LuceneDocumentStore.builder().directory(dir).dimension(DIMENSION)
                 .vectorEncoding(encoding).maxConn(maxConn).beamWidth(beamWidth).ramBufferMb(ramBufferMb)
                 .commitMode(LuceneDocumentStore.CommitMode.BATCHED).build()) {
-            for (int d = 0; d < documents; d++) {
-                long g = System.nanoTime();
-                StoredDocument doc = document(tenants, d);
-                List<StoredChunk> chunks = chunks(shape, doc, d);
-                generating += System.nanoTime() - g;
-                store.upsert(doc, chunks);
-                if ((d + 1) % Math.max(1, documents / 20) == 0) {
-                    System.out.printf(Locale.ROOT, "# built %d chunks, %.0f s%n", (d + 1) * CHUNKS_PER_DOCUMENT,
-                            (System.nanoTime() - start) / 1e9);
+            AtomicInteger next = new AtomicInteger();
+            AtomicLong generatingNanos = new AtomicLong();
+            List<Thread> threads = new ArrayList<>();
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                Thread thread = new Thread(() -> {
+                    try {
+                        for (int d = next.getAndIncrement(); d < documents; d = next.getAndIncrement()) {
+                            long g = System.nanoTime();
+                            StoredDocument doc = document(tenants, d);
+                            List<StoredChunk> chunks = chunks(shape, doc, d);
+                            generatingNanos.addAndGet(System.nanoTime() - g);
+                            store.upsert(doc, chunks);
+                            if ((d + 1) % Math.max(1, documents / 20) == 0) {
+                                System.out.printf(Locale.ROOT, "# built %d chunks, %.0f s%n",
+                                        (d + 1) * CHUNKS_PER_DOCUMENT, (System.nanoTime() - start) / 1e9);
+                            }
+                        }
+                    } catch (RuntimeException | Error e) {
+                        failures.add(e);
+                    }
+                }, "writer-" + w);
+                threads.add(thread);
+                thread.start();
+            }
+            for (Thread thread : threads) {
+                try {
+                    thread.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while building", e);
                 }
             }
+            if (!failures.isEmpty()) {
+                throw new IllegalStateException("a writer failed", failures.get(0));
+            }
+            // the writers generated their data in parallel: each one's share of the generating time was not writing
+            long generating = generatingNanos.get() / writers;
             store.flush();
             double total = (System.nanoTime() - start) / 1e9;
             double build = total - generating / 1e9;

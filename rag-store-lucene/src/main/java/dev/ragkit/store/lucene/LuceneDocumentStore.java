@@ -21,7 +21,8 @@ import java.util.SortedMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
@@ -60,11 +61,13 @@ import org.jspecify.annotations.Nullable;
  * BM25 statistics (document frequencies) are computed over the whole index, all tenants together.
  *
  * <h2>Durability, atomicity, concurrency</h2>
- * Thread-safe. Writes are serialised; reads never wait for them. An upsert replaces a document and all its chunks
- * with one {@code updateDocuments} call, so readers see the old version or the new one, never a mix. With
- * {@link CommitMode#EACH_WRITE} (the default) every upsert and delete is committed (durable, fsynced) before it
- * returns; with {@link CommitMode#BATCHED} writes are visible to this store's readers at once and durable after
- * {@link #flush()} or {@link #close()}. A process killed at any moment reopens with its last commit intact.
+ * Thread-safe; reads never wait for writes. An upsert replaces a document and all its chunks with one
+ * {@code updateDocuments} call, so readers see the old version or the new one, never a mix. With
+ * {@link CommitMode#EACH_WRITE} (the default) writes are serialised and every upsert and delete is committed
+ * (durable, fsynced) before it returns; with {@link CommitMode#BATCHED} writes from several threads run at the same
+ * time (each thread fills its own in-memory segment and builds its graph, so bulk loading scales with the cores),
+ * are visible to this store's readers at once and durable after {@link #flush()} or {@link #close()}, which wait
+ * for the writes under way. A process killed at any moment reopens with its last commit intact.
  *
  * <h2>Processes</h2>
  * One process writes a directory at a time (Lucene's operating-system write lock, {@code write.lock}). A second
@@ -110,7 +113,11 @@ public final class LuceneDocumentStore implements DocumentStore {
     private final CommitMode commitMode;
     private final int maxK;
     private final int searchCandidates;
-    private final ReentrantLock writes = new ReentrantLock();
+    /**
+     * Shared by the writes that may run together (BATCHED upserts and deletes once the dimension is fixed),
+     * exclusive for the rest: commits, merges, closing, the first vector, and every write with EACH_WRITE.
+     */
+    private final ReentrantReadWriteLock writes = new ReentrantReadWriteLock();
     private volatile boolean closed;
     private volatile int dimension;
 
@@ -142,7 +149,7 @@ public final class LuceneDocumentStore implements DocumentStore {
         for (StoredChunk chunk : chunks) {
             copy.add(Objects.requireNonNull(chunk, "chunk"));
         }
-        write("storing document " + document.id(), () -> {
+        write("storing document " + document.id(), dimension != 0, () -> {
             int dim = StoredChunk.requireUpsertable(document, copy, dimension);
             if (dim > LuceneIndex.MAX_DIMENSION) {
                 throw new IllegalArgumentException("vectors of " + dim + " dimensions exceed Lucene's limit of "
@@ -163,7 +170,7 @@ public final class LuceneDocumentStore implements DocumentStore {
     public boolean delete(Scope scope, String documentId) {
         Objects.requireNonNull(scope, "scope");
         Objects.requireNonNull(documentId, "documentId");
-        return write("deleting document " + documentId, () -> {
+        return write("deleting document " + documentId, true, () -> {
             if (find(scope, documentId).isEmpty()) {
                 return false;
             }
@@ -179,7 +186,7 @@ public final class LuceneDocumentStore implements DocumentStore {
      * @throws StoreException when the store is closed or read-only, or the commit fails
      */
     public void flush() {
-        write("committing", () -> {
+        write("committing", false, () -> {
             index.commit();
             return true;
         });
@@ -192,7 +199,7 @@ public final class LuceneDocumentStore implements DocumentStore {
      * @throws StoreException when the store is closed or read-only, or the merge fails
      */
     public void compact() {
-        write("compacting", () -> {
+        write("compacting", false, () -> {
             index.writer().forceMerge(1);
             index.commit();
             return true;
@@ -203,8 +210,13 @@ public final class LuceneDocumentStore implements DocumentStore {
         boolean run() throws IOException;
     }
 
-    private boolean write(String what, Write action) {
-        writes.lock();
+    /**
+     * Runs a write under the lock: shared when {@code mayShare} and the store batches its commits (Lucene's writer
+     * takes concurrent updates), exclusive otherwise.
+     */
+    private boolean write(String what, boolean mayShare, Write action) {
+        Lock lock = mayShare && commitMode == CommitMode.BATCHED ? writes.readLock() : writes.writeLock();
+        lock.lock();
         try {
             checkOpen();
             index.writer();
@@ -230,7 +242,7 @@ public final class LuceneDocumentStore implements DocumentStore {
             }
             return changed;
         } finally {
-            writes.unlock();
+            lock.unlock();
         }
     }
 
@@ -447,7 +459,7 @@ public final class LuceneDocumentStore implements DocumentStore {
     /** Commits pending writes (in {@link CommitMode#BATCHED} mode), releases the write lock and closes the index. */
     @Override
     public void close() {
-        writes.lock();
+        writes.writeLock().lock();
         try {
             if (closed) {
                 return;
@@ -463,7 +475,7 @@ public final class LuceneDocumentStore implements DocumentStore {
                 throw LuceneIndex.failure(index.path(), "closing the index", e);
             }
         } finally {
-            writes.unlock();
+            writes.writeLock().unlock();
         }
     }
 

@@ -13,6 +13,9 @@ import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
 import dev.ragkit.store.tck.DocumentStoreContract;
 import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,8 +23,16 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.core.WhitespaceTokenizer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StringField;
@@ -215,6 +226,118 @@ final class LuceneDocumentStoreTest {
             writer.flush();
             assertThat(reader.documents(SCOPE)).containsExactly(d);
         }
+    }
+
+    @Test
+    void batched_upsertsFromSeveralThreads_runTogether() throws Exception {
+        // Each upsert's text passes the analyzer inside Lucene's updateDocuments; two upserts meet there only when
+        // the store lets them run at the same time (with serialised writes the first waits out the timeout alone).
+        CountDownLatch bothInside = new CountDownLatch(2);
+        List<Boolean> met = new CopyOnWriteArrayList<>();
+        Analyzer meeting = new Analyzer() {
+            @Override
+            protected TokenStreamComponents createComponents(String fieldName) {
+                return new TokenStreamComponents(new WhitespaceTokenizer());
+            }
+
+            @Override
+            protected Reader initReader(String fieldName, Reader reader) {
+                String text = read(reader);
+                if (text.contains("rendezvous")) {
+                    bothInside.countDown();
+                    try {
+                        met.add(bothInside.await(20, TimeUnit.SECONDS));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        met.add(false);
+                    }
+                }
+                return new StringReader(text);
+            }
+        };
+        try (LuceneDocumentStore store = at("idx").analyzer(meeting, "meeting")
+                .commitMode(LuceneDocumentStore.CommitMode.BATCHED).build()) {
+            StoredDocument first = doc("first.md", Map.of());
+            store.upsert(first, chunks(first, "fixes the dimension", new float[] {1, 0, 0, 0}));
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                List<Future<?>> writes = new ArrayList<>();
+                for (String name : List.of("a.md", "b.md")) {
+                    StoredDocument d = doc(name, Map.of());
+                    writes.add(pool.submit(() -> store.upsert(d, chunks(d, "rendezvous", new float[] {0, 1, 0, 0}))));
+                }
+                for (Future<?> write : writes) {
+                    write.get(60, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+
+            assertThat(met).containsExactly(true, true);
+            assertThat(store.documents(SCOPE)).extracting(StoredDocument::path)
+                    .containsExactly("a.md", "b.md", "first.md");
+        }
+    }
+
+    @Test
+    void batched_manyThreadsWritingWhileOneFlushes_keepEveryDocument() throws Exception {
+        int threads = 4;
+        int perThread = 50;
+        Random random = new Random(11);
+        float[][] vectors = new float[threads * perThread][];
+        for (int i = 0; i < vectors.length; i++) {
+            vectors[i] = vector(random, 8);
+        }
+        Path dir = tmp.resolve("idx");
+        try (LuceneDocumentStore store = at("idx").commitMode(LuceneDocumentStore.CommitMode.BATCHED).build()) {
+            ExecutorService pool = Executors.newFixedThreadPool(threads + 1);
+            try {
+                List<Future<?>> work = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    int thread = t;
+                    work.add(pool.submit(() -> {
+                        for (int i = 0; i < perThread; i++) {
+                            int n = thread * perThread + i;
+                            StoredDocument d = doc("d" + n + ".md", Map.of());
+                            store.upsert(d, chunks(d, "text " + n, vectors[n]));
+                        }
+                    }));
+                }
+                work.add(pool.submit(() -> {
+                    for (int i = 0; i < 10; i++) {
+                        store.flush();
+                    }
+                }));
+                for (Future<?> f : work) {
+                    f.get(120, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(store.documents(SCOPE)).hasSize(threads * perThread);
+        }
+        try (LuceneDocumentStore reopened = LuceneDocumentStore.builder().directory(dir).readOnly(true).build()) {
+            assertThat(reopened.documents(SCOPE)).hasSize(threads * perThread);
+            StoredDocument d = reopened.documents(SCOPE).stream().filter(x -> x.path().equals("d123.md"))
+                    .findFirst().orElseThrow();
+            assertThat(reopened.chunks(SCOPE, d.id())).extracting(StoredChunk::embedding)
+                    .containsExactly(vectors[123]);
+            List<SearchHit> hits = reopened.search(SearchRequest.builder(SCOPE).vector(vectors[77]).k(1).build());
+            assertThat(hits).extracting(h -> h.chunk().text()).containsExactly("text 77 0");
+        }
+    }
+
+    private static String read(Reader reader) {
+        StringBuilder out = new StringBuilder();
+        char[] buffer = new char[256];
+        try {
+            for (int n = reader.read(buffer); n >= 0; n = reader.read(buffer)) {
+                out.append(buffer, 0, n);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
     }
 
     @Test
