@@ -1,7 +1,6 @@
 package dev.ragkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.io.IOException;
@@ -21,12 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code bin/ragkit}, the launcher, run by {@code sh} as a user's shell runs it: on the test's class path
- * ({@code RAGKIT_CLASSPATH}), from an installed layout through a symlink, and on the shaded jar when the build has
- * made it (the package phase comes after the tests).
+ * ({@code RAGKIT_CLASSPATH}) and from an installed layout through a symlink. The shaded jar itself is tested after
+ * the package phase, by {@link ShadedJarIT}.
  */
 final class LauncherTest {
-    private static final Path REPOSITORY = Path.of(System.getProperty("basedir", "")).toAbsolutePath().getParent();
-    private static final Path LAUNCHER = REPOSITORY.resolve("bin/ragkit");
+    static final Path REPOSITORY = Path.of(System.getProperty("basedir", "")).toAbsolutePath().getParent();
+    static final Path LAUNCHER = REPOSITORY.resolve("bin/ragkit");
 
     @TempDir
     Path tmp;
@@ -76,24 +75,15 @@ final class LauncherTest {
         assertThat(badJava.err()).contains("JAVA_HOME is " + tmp.resolve("no-java")).contains("bin/java");
     }
 
-    @Test
-    void theShadedJarOfThisBuild_runsThroughTheLauncher() throws Exception {
-        String version = VersionCliTest.pomVersion();
-        Path jar = REPOSITORY.resolve("rag-cli/target/rag-cli-" + version + ".jar");
-        assumeTrue(Files.isRegularFile(jar), "no shaded jar yet: the package phase builds it after the tests");
-        Path built = REPOSITORY.resolve("rag-cli/target/classes/dev/ragkit/cli/build.properties");
-        assumeTrue(!Files.exists(built) || !Files.getLastModifiedTime(jar).toInstant()
-                .isBefore(Files.getLastModifiedTime(built).toInstant()),
-                "the shaded jar is older than this build's classes: an earlier build's, not this one's");
-
-        CliRun run = launch(LAUNCHER, Map.of(), "--version");
-
-        assertThat(run.code()).as(run.err()).isZero();
-        assertThat(run.out()).startsWith("ragkit " + version + " (commit ");
+    private CliRun launch(Path launcher, Map<String, String> env, String... args) throws Exception {
+        return launch(tmp, launcher, env, args);
     }
 
-    /** Runs the launcher with {@code sh}, with JAVA_HOME this JVM's and no RAGKIT_CLASSPATH unless given. */
-    private CliRun launch(Path launcher, Map<String, String> env, String... args) throws Exception {
+    /**
+     * Runs the launcher with {@code sh} in {@code tmp}, with JAVA_HOME this JVM's and no RAGKIT_CLASSPATH unless
+     * given.
+     */
+    static CliRun launch(Path tmp, Path launcher, Map<String, String> env, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of("sh", launcher.toString()));
         command.addAll(List.of(args));
         Path out = tmp.resolve("out.txt");
