@@ -2,6 +2,7 @@ package dev.ragkit.cli;
 
 import dev.ragkit.RagConfig;
 import dev.ragkit.ollama.OllamaConfig;
+import dev.ragkit.onnx.InProcessEmbedderProvider;
 import dev.ragkit.openai.OpenAiConfig;
 import dev.ragkit.embedding.CachingEmbedder;
 import dev.ragkit.embedding.Embedder;
@@ -9,6 +10,7 @@ import dev.ragkit.embedding.EmbedderProvider;
 import dev.ragkit.embedding.Embedders;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
@@ -32,6 +34,11 @@ final class CliContext {
     final boolean interactive;
     /** The {@code --log-file} of this command, once the command line is parsed; {@code null} without one. */
     volatile @Nullable Path logFile;
+    /**
+     * The most texts an in-process embedder loaded by this command embeds at once ({@code index --threads}); {@code
+     * null}: one per core.
+     */
+    volatile @Nullable Integer embedderThreads;
 
     CliContext(PrintWriter out, PrintWriter err, Map<String, String> env, Path cwd, boolean interactive) {
         this.out = out;
@@ -143,14 +150,22 @@ final class CliContext {
      *                        message names the command that adds it)
      */
     Embedder embedder(String name) {
-        Embedder loaded = EMBEDDERS.get(name);
+        Integer threads = embedderThreads;
+        boolean bounded = threads != null && CliModels.inProcess(name).isPresent();
+        String key = bounded ? name + " threads=" + threads : name;
+        Embedder loaded = EMBEDDERS.get(key);
         if (loaded != null) {
             return loaded;
         }
         Map<String, String> settings = name.startsWith("ollama:")
                 ? Map.of("base-url", ollamaConfig().baseUrl().toString()) : CliModels.settings(this, name);
+        if (bounded) {
+            settings = new HashMap<>(settings);
+            settings.put(InProcessEmbedderProvider.THREADS, Integer.toString(threads));
+        }
+        Map<String, String> chosen = settings;
         try {
-            return EMBEDDERS.computeIfAbsent(name, n -> CachingEmbedder.of(Embedders.load(n, settings)));
+            return EMBEDDERS.computeIfAbsent(key, k -> CachingEmbedder.of(Embedders.load(name, chosen)));
         } catch (IllegalArgumentException e) {
             throw new UsageException("--embedder: " + e.getMessage());
         }

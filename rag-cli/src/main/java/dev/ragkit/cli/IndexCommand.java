@@ -98,8 +98,9 @@ final class IndexCommand extends CliCommand {
     Boolean redactSecrets;
 
     @Option(names = "--threads", description = "the most threads that read, parse and chunk files ahead of the "
-            + "embedding, 1-256, the command's own thread included (default: the number of cores). The in-process "
-            + "embedder runs one thread per core of its own")
+            + "embedding, 1-256, the command's own thread included, and the most texts the in-process embedder "
+            + "embeds at once (default: the number of cores). Lower it to leave cores to a server answering "
+            + "questions on the same machine")
     Integer threads;
 
     @Option(names = "--commit-every", paramLabel = "<seconds>", description = "commit a Lucene index this often while "
@@ -132,6 +133,7 @@ final class IndexCommand extends CliCommand {
             throw new UsageException("--commit-every must be a number of seconds from 0 to 86400, got "
                     + commitEvery);
         }
+        context.embedderThreads = threads;
         String pathPrefix = prefix != null ? prefix : defaultPrefix(root);
         Indexer.Builder builder = Indexer.builder().tenant(tenantName).sync(sync)
                 .redactSecrets(context.redactSecrets(redactSecrets))

@@ -2,7 +2,12 @@ package dev.ragkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ragkit.embedding.CachingEmbedder;
+import dev.ragkit.embedding.Embedder;
+import dev.ragkit.onnx.OnnxEmbedder;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -52,6 +57,23 @@ final class EmbedderCliTest {
         assertThat(run("index", "docs").err()).contains("made by 'bge-small-en-v1.5-q'");
         assertThat(run("index", "docs", "--rebuild").code()).isZero();
         env.remove("RAG_EMBEDDER");
+        assertThat(run("ask", "When does the ferry leave?").out()).contains("docs/ferry.md");
+    }
+
+    @Test
+    void indexThreads_boundTheInProcessEmbedder_andTheIndexStillAnswers() {
+        CliContext context = new CliContext(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()),
+                env, cwd, false);
+        context.embedderThreads = 1;
+        Embedder bounded = context.embedder("all-minilm-l6-v2-q");
+        context.embedderThreads = null;
+        Embedder perCore = context.embedder("all-minilm-l6-v2-q");
+
+        assertThat(((OnnxEmbedder) ((CachingEmbedder) bounded).delegate()).threads()).isEqualTo(1);
+        assertThat(((OnnxEmbedder) ((CachingEmbedder) perCore).delegate()).threads())
+                .isEqualTo(Runtime.getRuntime().availableProcessors());
+        CliRun index = run("index", "docs", "--threads", "1");
+        assertThat(index.code()).as(index.err()).isZero();
         assertThat(run("ask", "When does the ferry leave?").out()).contains("docs/ferry.md");
     }
 

