@@ -13,6 +13,7 @@ import dev.ragkit.grounding.InMemoryOwnerDirectory;
 import dev.ragkit.grounding.Owner;
 import dev.ragkit.grounding.OwnerDirectory;
 import dev.ragkit.embedding.Embedder;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -193,9 +194,15 @@ public class RagKitAutoConfiguration implements BeanClassLoaderAware {
         @ConditionalOnMissingBean
         Embedder ragkitEmbedder(RagKitProperties properties) {
             RagKitProperties.Embedder embedder = properties.getEmbedder();
+            Map<String, String> settings = new HashMap<>();
+            if (embedder.getModel().startsWith("ollama:") && embedder.getBaseUrl() != null) {
+                settings.put("base-url", embedder.getBaseUrl());
+            }
+            if (embedder.getThreads() != null) {
+                settings.put("threads", embedder.getThreads().toString());
+            }
             return named("ragkit.embedder.model", () -> CachingEmbedder.of(Embedders.load(embedder.getModel(),
-                    embedder.getModel().startsWith("ollama:") && embedder.getBaseUrl() != null
-                            ? Map.of("base-url", embedder.getBaseUrl()) : Map.of())));
+                    settings)));
         }
     }
 

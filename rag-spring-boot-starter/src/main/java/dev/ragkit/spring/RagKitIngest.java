@@ -169,6 +169,9 @@ public class RagKitIngest implements SmartLifecycle {
             if (!settings.getInclude().isEmpty()) {
                 indexer.include(settings.getInclude());
             }
+            if (settings.getThreads() != null) {
+                indexer.threads(settings.getThreads());
+            }
             indexers.put(folder, indexer.build());
             folders.add(folder);
             prefixes.add(prefix.isEmpty() ? "" : prefix + "/");

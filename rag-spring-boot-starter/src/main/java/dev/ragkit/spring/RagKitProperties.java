@@ -166,6 +166,12 @@ public class RagKitProperties {
         private String model = "nomic-embed-text";
         /** The Ollama server (default http://localhost:11434), for ollama and for named ollama:&lt;model&gt;. */
         private String baseUrl;
+        /**
+         * With provider named and an in-process model: the most texts it embeds at once, 1-256 (default: the cores).
+         * A single question is embedded on the request's own thread whatever this says; lower it to leave a core to
+         * the questions while the startup ingestion embeds documents.
+         */
+        private Integer threads;
 
         public String getProvider() {
             return provider;
@@ -189,6 +195,14 @@ public class RagKitProperties {
 
         public void setBaseUrl(String baseUrl) {
             this.baseUrl = baseUrl;
+        }
+
+        public Integer getThreads() {
+            return threads;
+        }
+
+        public void setThreads(Integer threads) {
+            this.threads = requireThreads(threads, "ragkit.embedder.threads");
         }
     }
 
@@ -397,6 +411,11 @@ public class RagKitProperties {
         private List<String> include = new ArrayList<>();
         /** Globs of the paths to leave out, e.g. drafts/**. */
         private List<String> exclude = new ArrayList<>();
+        /**
+         * The most threads that read and parse files ahead of the embedding, 1-256 (default: the cores). With
+         * ragkit.embedder.threads it bounds what the ingestion takes from the machine while questions are served.
+         */
+        private Integer threads;
 
         public List<Path> getPaths() {
             return paths;
@@ -440,6 +459,21 @@ public class RagKitProperties {
         public void setExclude(List<String> exclude) {
             this.exclude = exclude;
         }
+
+        public Integer getThreads() {
+            return threads;
+        }
+
+        public void setThreads(Integer threads) {
+            this.threads = requireThreads(threads, "ragkit.ingest.threads");
+        }
+    }
+
+    static Integer requireThreads(Integer threads, String property) {
+        if (threads != null && (threads < 1 || threads > 256)) {
+            throw new IllegalArgumentException(property + " must be a whole number from 1 to 256, got " + threads);
+        }
+        return threads;
     }
 
     static String requireText(String value, String property) {

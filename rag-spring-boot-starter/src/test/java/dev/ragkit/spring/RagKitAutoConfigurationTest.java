@@ -16,8 +16,10 @@ import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.generation.LlmBackendProvider;
 import dev.ragkit.grounding.Action;
 import dev.ragkit.grounding.Citation;
+import dev.ragkit.embedding.CachingEmbedder;
 import dev.ragkit.embedding.Embedder;
 import dev.ragkit.micrometer.MicrometerRagListener;
+import dev.ragkit.onnx.OnnxEmbedder;
 import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
@@ -75,6 +77,28 @@ class RagKitAutoConfigurationTest {
                 .run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("ragkit.embedder.model")
                         .hasStackTraceContaining("no embedder named 'bge-large'"));
+    }
+
+    @Test
+    void threadsSettings_reachTheInProcessEmbedderAndTheIngestion_andAreChecked() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RagKitAutoConfiguration.class))
+                .withPropertyValues("ragkit.backend.provider=extractive", "ragkit.embedder.provider=named",
+                        "ragkit.embedder.model=all-minilm-l6-v2-q", "ragkit.embedder.threads=1",
+                        "ragkit.ingest.threads=1")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    Embedder embedder = context.getBean(Embedder.class);
+                    assertThat(((OnnxEmbedder) ((CachingEmbedder) embedder).delegate()).threads()).isEqualTo(1);
+                    assertThat(context.getBean(RagKitProperties.class).getIngest().getThreads()).isEqualTo(1);
+                });
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RagKitAutoConfiguration.class))
+                .withPropertyValues("ragkit.backend.provider=extractive", "ragkit.ingest.threads=0")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("ragkit.ingest.threads must be a whole number from 1 to 256, got 0"));
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RagKitAutoConfiguration.class))
+                .withPropertyValues("ragkit.backend.provider=extractive", "ragkit.embedder.threads=300")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("ragkit.embedder.threads must be a whole number from 1 to 256"));
     }
 
     @Test
