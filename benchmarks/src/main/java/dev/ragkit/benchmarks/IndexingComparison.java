@@ -12,12 +12,14 @@ import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2Embedding
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.langchain4j.store.embedding.EmbeddingStoreIngestor;
 import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
+import dev.ragkit.chunk.TokenWindowChunker;
 import dev.ragkit.embedding.Embedder;
 import dev.ragkit.embedding.Embedders;
 import dev.ragkit.ingest.IndexReport;
 import dev.ragkit.ingest.Indexer;
 import dev.ragkit.langchain4j.LangChain4jEmbedder;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
+import dev.ragkit.tokens.TokenCounters;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +47,9 @@ public final class IndexingComparison {
     }
 
     /**
-     * @param args the BEIR dataset folder, how many documents (default all), and {@code q} for the quantized model
+     * @param args the BEIR dataset folder, how many documents (default all), {@code q} for the quantized model (else
+     *             {@code f}), {@code lc4j-model} to give RagKit LangChain4j's model instance (else {@code own}), and
+     *             {@code same-chunks} to give RagKit LangChain4j's chunking
      * @throws IOException when the files cannot be written
      */
     public static void main(String[] args) throws IOException {
@@ -60,17 +64,27 @@ public final class IndexingComparison {
         // model class; the vectors are the same (InProcessEmbedderProviderTest). "lc4j-model" as the fourth argument
         // gives RagKit LangChain4j's model instance instead, to compare the indexing pipelines alone.
         boolean sameInstance = args.length > 3 && args[3].equals("lc4j-model");
+        // "same-chunks" as the fifth argument gives RagKit LangChain4j's chunking (500 cl100k tokens, 50 overlap, of
+        // which the model reads the first 128 word pieces): the same embedding work on both sides. Without it each
+        // library cuts as it does by default, and RagKit embeds all the text in windows the model reads whole.
+        boolean sameChunks = args.length > 4 && args[4].equals("same-chunks");
         Embedder ragkitEmbedder = sameInstance ? LangChain4jEmbedder.of(model, name, 384) : Embedders.load(name);
         ragkitEmbedder.embed(List.of("warm up the model"));
         model.embed("warm up the model");
-        System.out.printf(Locale.ROOT, "%d documents from %s, %s, %d cores%n", docs, dataset, name,
-                Runtime.getRuntime().availableProcessors());
+        System.out.printf(Locale.ROOT, "%d documents from %s, %s, %d cores, RagKit chunks: %s%n", docs, dataset, name,
+                Runtime.getRuntime().availableProcessors(), sameChunks ? "LangChain4j's (500/50 cl100k)"
+                        : "its default (windows the embedder reads whole)");
         for (int round = 1; round <= 3; round++) {
             long t = System.nanoTime();
             IndexReport report;
             try (InMemoryDocumentStore store = InMemoryDocumentStore.builder().build()) {
-                report = Indexer.builder().store(store).embedder(ragkitEmbedder)
-                        .tenant("bench").build().index(folder);
+                Indexer.Builder indexer = Indexer.builder().store(store).embedder(ragkitEmbedder).tenant("bench");
+                if (sameChunks) {
+                    indexer.chunker(TokenWindowChunker.builder().counter(TokenCounters.jtokkit())
+                            .maxTokens(TokenWindowChunker.DEFAULT_MAX_TOKENS)
+                            .overlapTokens(TokenWindowChunker.DEFAULT_OVERLAP_TOKENS).build());
+                }
+                report = indexer.build().index(folder);
             }
             double ragkit = (System.nanoTime() - t) / 1e9;
             t = System.nanoTime();

@@ -71,6 +71,7 @@ public final class LuceneMillionBenchmark {
      * @param args {@code --n}, {@code --tenants}, {@code --vectors}, {@code --dir}, {@code --out},
      *             {@code --queries} (200), {@code --candidates} (comma list), {@code --max-conn}, {@code --beam-width},
      *             {@code --ram-buffer-mb} (256), {@code --writers} (threads upserting at once, 1),
+     *             {@code --merge-threads} (1),
      *             {@code --keep} (keep the index)
      * @throws IOException when the index or the result file cannot be written
      */
@@ -93,6 +94,7 @@ public final class LuceneMillionBenchmark {
         int beamWidth = Integer.parseInt(a.getOrDefault("beam-width", "100"));
         double ramBufferMb = Double.parseDouble(a.getOrDefault("ram-buffer-mb", "256"));
         int writers = Integer.parseInt(a.getOrDefault("writers", "1"));
+        int mergeThreads = Integer.parseInt(a.getOrDefault("merge-threads", "1"));
         Path dir = Path.of(a.getOrDefault("dir", "/tmp/ragkit-lucene-million"));
         Path out = Path.of(a.getOrDefault("out", "lucene-million.json"));
         boolean keep = a.containsKey("keep");
@@ -111,6 +113,7 @@ public final class LuceneMillionBenchmark {
         result.put("beamWidth", beamWidth);
         result.put("ramBufferMb", ramBufferMb);
         result.put("writers", writers);
+        result.put("mergeThreads", mergeThreads);
         result.put("queries", queryCount);
         System.out.println("# " + result);
 
@@ -119,7 +122,7 @@ public final class LuceneMillionBenchmark {
         long start = System.nanoTime();
         try (LuceneDocumentStore store = LuceneDocumentStore.builder().directory(dir).dimension(DIMENSION)
                 .vectorEncoding(encoding).maxConn(maxConn).beamWidth(beamWidth).ramBufferMb(ramBufferMb)
-                .commitMode(LuceneDocumentStore.CommitMode.BATCHED).build()) {
+                .mergeThreads(mergeThreads).commitMode(LuceneDocumentStore.CommitMode.BATCHED).build()) {
             AtomicInteger next = new AtomicInteger();
             AtomicLong generatingNanos = new AtomicLong();
             List<Thread> threads = new ArrayList<>();

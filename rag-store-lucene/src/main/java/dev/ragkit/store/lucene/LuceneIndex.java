@@ -15,7 +15,10 @@ import java.util.SortedSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
@@ -65,14 +68,17 @@ final class LuceneIndex implements AutoCloseable {
     private final Object refreshing = new Object();
     private volatile long refreshed;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The extra threads that build a merged segment's graph, or {@code null} (one thread per merge). */
+    private final @Nullable ExecutorService mergeExec;
 
     private LuceneIndex(Path path, Directory directory, @Nullable IndexWriter writer, SearcherManager searchers,
-            Map<String, String> identity) {
+            Map<String, String> identity, @Nullable ExecutorService mergeExec) {
         this.path = path;
         this.directory = directory;
         this.writer = writer;
         this.searchers = searchers;
         this.identity = identity;
+        this.mergeExec = mergeExec;
     }
 
     /**
@@ -81,10 +87,11 @@ final class LuceneIndex implements AutoCloseable {
      */
     static LuceneIndex open(Path path, boolean readOnly, Analyzer analyzer, String analyzerName, int dimension,
             @Nullable String embedder, long lockWaitMillis, double ramBufferMb, @Nullable VectorEncoding encoding,
-            int maxConn, int beamWidth) {
+            int maxConn, int beamWidth, int mergeThreads) {
         Path dir = path.toAbsolutePath().normalize();
         Directory directory = null;
         IndexWriter writer = null;
+        ExecutorService mergeExec = null;
         try {
             if (readOnly && !Files.isDirectory(dir)) {
                 throw new StoreException("there is no index at " + dir + "; index documents first (ragkit index),"
@@ -128,8 +135,9 @@ final class LuceneIndex implements AutoCloseable {
             if (readOnly) {
                 searchers = new SearcherManager(directory, null);
             } else {
+                mergeExec = mergeThreads > 1 ? mergeThreads(mergeThreads) : null;
                 writer = openWriter(dir, directory, analyzer, lockWaitMillis, ramBufferMb,
-                        VectorFormats.codec(resolved, maxConn, beamWidth));
+                        VectorFormats.codec(resolved, maxConn, beamWidth, mergeThreads, mergeExec));
                 writeHolder(dir);
                 writer.setLiveCommitData(Map.copyOf(identity).entrySet());
                 if (!exists) {
@@ -141,9 +149,12 @@ final class LuceneIndex implements AutoCloseable {
                 clearStaleStaging(dir);
                 searchers = new SearcherManager(writer, null);
             }
-            return new LuceneIndex(dir, directory, writer, searchers, identity);
+            return new LuceneIndex(dir, directory, writer, searchers, identity, mergeExec);
         } catch (IOException | RuntimeException e) {
             closeQuietly(writer);
+            if (mergeExec != null) {
+                mergeExec.shutdownNow();
+            }
             if (writer != null) {
                 deleteHolder(dir);
             }
@@ -584,8 +595,21 @@ final class LuceneIndex implements AutoCloseable {
                 deleteHolder(path);
             }
         } finally {
+            if (mergeExec != null) {
+                mergeExec.shutdownNow();
+            }
             directory.close();
         }
+    }
+
+    /** @return daemon threads for merges' graph building, named for thread dumps */
+    private static ExecutorService mergeThreads(int threads) {
+        AtomicInteger count = new AtomicInteger();
+        return Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "ragkit-lucene-merge-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** Drops uncommitted changes and closes, after a failed commit. */
@@ -599,6 +623,9 @@ final class LuceneIndex implements AutoCloseable {
                     // the last commit stays as it was
                 }
                 deleteHolder(path);
+            }
+            if (mergeExec != null) {
+                mergeExec.shutdownNow();
             }
             closeQuietly(directory);
         }

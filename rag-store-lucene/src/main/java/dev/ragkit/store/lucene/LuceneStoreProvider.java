@@ -24,7 +24,8 @@ import java.util.Set;
  *   <li>{@code vectors}: {@code float} or {@code int8} (scalar-quantized), recorded in a new index and checked
  *       against an existing one; without it an existing index keeps its own;</li>
  *   <li>{@code max-conn}: neighbours per node of the HNSW graph (default 16);</li>
- *   <li>{@code beam-width}: candidates considered when inserting into the graph (default 100).</li>
+ *   <li>{@code beam-width}: candidates considered when inserting into the graph (default 100);</li>
+ *   <li>{@code merge-threads}: threads that build a merged segment's graph together (default 1).</li>
  * </ul>
  */
 public final class LuceneStoreProvider implements StoreProvider {
@@ -32,7 +33,7 @@ public final class LuceneStoreProvider implements StoreProvider {
     public static final String ID = "lucene";
     private static final Set<String> KEYS = Set.of("directory", "dimension", "embedder", "language", "commit",
             "lock-wait-seconds", "read-only", "max-k", "search-candidates",
-            "vectors", "max-conn", "beam-width");
+            "vectors", "max-conn", "beam-width", "merge-threads");
 
     /** For {@link java.util.ServiceLoader}. */
     public LuceneStoreProvider() {
@@ -60,6 +61,7 @@ public final class LuceneStoreProvider implements StoreProvider {
         settings.apply("vectors", v -> b.vectorEncoding(VectorEncoding.parse(v)));
         settings.apply("max-conn", v -> b.maxConn(settings.integer("max-conn", v)));
         settings.apply("beam-width", v -> b.beamWidth(settings.integer("beam-width", v)));
+        settings.apply("merge-threads", v -> b.mergeThreads(settings.integer("merge-threads", v)));
         settings.apply("lock-wait-seconds",
                 v -> b.lockWait(Duration.ofSeconds(settings.integer("lock-wait-seconds", v))));
         settings.apply("read-only", v -> b.readOnly(settings.bool("read-only", v)));

@@ -1,5 +1,6 @@
 package dev.ragkit.store.lucene;
 
+import java.util.concurrent.ExecutorService;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
@@ -7,6 +8,7 @@ import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsForma
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
 import org.apache.lucene.index.MergePolicy;
 import org.apache.lucene.index.TieredMergePolicy;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Lucene codec and merge policy a writer of the store uses: the HNSW vector format for the chosen
@@ -21,6 +23,8 @@ final class VectorFormats {
     static final int DEFAULT_BEAM_WIDTH = Lucene99HnswVectorsFormat.DEFAULT_BEAM_WIDTH;
     /** Lucene's upper bound for {@code maxConn}. */
     static final int MAX_MAX_CONN = Lucene99HnswVectorsFormat.MAXIMUM_MAX_CONN;
+    /** The most merge threads accepted. */
+    static final int MAX_MERGE_THREADS = 64;
     /** Lucene's upper bound for {@code beamWidth}. */
     static final int MAX_BEAM_WIDTH = Lucene99HnswVectorsFormat.MAXIMUM_BEAM_WIDTH;
     /** Bits per dimension of {@link VectorEncoding#INT8}: 7, Lucene's default (signed bytes, no sign trick). */
@@ -44,12 +48,18 @@ final class VectorFormats {
     private VectorFormats() {
     }
 
-    /** @return the codec writing vectors in {@code encoding} with the given graph parameters */
-    static Codec codec(VectorEncoding encoding, int maxConn, int beamWidth) {
+    /**
+     * @param mergeThreads threads that build a merged segment's graph together, each inserting a share of the
+     *                     vectors; 1 builds it on the merging thread alone
+     * @param mergeExec    runs the extra merge threads; {@code null} when {@code mergeThreads} is 1
+     * @return the codec writing vectors in {@code encoding} with the given graph parameters
+     */
+    static Codec codec(VectorEncoding encoding, int maxConn, int beamWidth, int mergeThreads,
+            @Nullable ExecutorService mergeExec) {
         KnnVectorsFormat format = switch (encoding) {
-            case FLOAT32 -> new Lucene99HnswVectorsFormat(maxConn, beamWidth);
-            case INT8 -> new Lucene99HnswScalarQuantizedVectorsFormat(maxConn, beamWidth, 1, INT8_BITS, false,
-                    null, null);
+            case FLOAT32 -> new Lucene99HnswVectorsFormat(maxConn, beamWidth, mergeThreads, mergeExec);
+            case INT8 -> new Lucene99HnswScalarQuantizedVectorsFormat(maxConn, beamWidth, mergeThreads, INT8_BITS,
+                    false, null, mergeExec);
         };
         return new Lucene912Codec() {
             @Override

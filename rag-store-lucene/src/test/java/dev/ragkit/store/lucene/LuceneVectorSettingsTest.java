@@ -207,6 +207,7 @@ final class LuceneVectorSettingsTest {
         config.put("vectors", "INT8");
         config.put("max-conn", "8");
         config.put("beam-width", "50");
+        config.put("merge-threads", "2");
         config.put("search-candidates", "60");
         try (DocumentStore store = StoreProviders.load("lucene", config)) {
             assertThat(((LuceneDocumentStore) store).vectorEncoding()).isEqualTo(VectorEncoding.INT8);
@@ -221,7 +222,7 @@ final class LuceneVectorSettingsTest {
     void provider_refusesBadValues_namingTheSetting() {
         String dir = tmp.resolve("bad").toString();
         Map<String, String> bad = Map.of("vectors", "int4", "max-conn", "1", "beam-width", "0",
-                "search-candidates", "20000");
+                "search-candidates", "20000", "merge-threads", "0");
         bad.forEach((key, value) -> assertThatThrownBy(() -> StoreProviders.load("lucene",
                 Map.of("directory", dir, key, value)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(key));
@@ -242,19 +243,63 @@ final class LuceneVectorSettingsTest {
         assertThatThrownBy(() -> b.beamWidth(0)).hasMessageContaining("beamWidth (setting beam-width)")
                 .hasMessageContaining("between 1 and 3200, got 0");
         assertThatThrownBy(() -> b.beamWidth(3201)).hasMessageContaining("got 3201");
+        assertThatThrownBy(() -> b.mergeThreads(0)).hasMessageContaining("mergeThreads (setting merge-threads)")
+                .hasMessageContaining("between 1 and 64, got 0");
+        assertThatThrownBy(() -> b.mergeThreads(65)).hasMessageContaining("got 65");
         assertThatThrownBy(() -> b.searchCandidates(0)).hasMessageContaining("search-candidates");
         assertThatThrownBy(() -> b.searchCandidates(10_001)).hasMessageContaining("between 1 and 10000");
         assertThatThrownBy(() -> VectorEncoding.parse("float16")).hasMessageContaining("float or int8");
-        b.maxConn(2).maxConn(512).beamWidth(1).beamWidth(3200).searchCandidates(10_000);
+        b.maxConn(2).maxConn(512).beamWidth(1).beamWidth(3200).searchCandidates(10_000).mergeThreads(1)
+                .mergeThreads(64);
     }
 
     @Test
     void graphSettings_reachTheVectorFormat() {
-        assertThat(((Lucene912Codec) VectorFormats.codec(VectorEncoding.FLOAT32, 8, 50))
+        assertThat(((Lucene912Codec) VectorFormats.codec(VectorEncoding.FLOAT32, 8, 50, 1, null))
                 .getKnnVectorsFormatForField(LuceneFields.VECTOR).toString())
                 .contains("maxConn=8").contains("beamWidth=50");
-        assertThat(((Lucene912Codec) VectorFormats.codec(VectorEncoding.INT8, 24, 200))
+        assertThat(((Lucene912Codec) VectorFormats.codec(VectorEncoding.INT8, 24, 200, 1, null))
                 .getKnnVectorsFormatForField(LuceneFields.VECTOR).toString())
                 .contains("maxConn=24").contains("beamWidth=200").contains("bits=7");
+    }
+
+    @Test
+    void mergeThreads_buildTheMergedGraphTogether_andFindTheSameChunks() throws Exception {
+        Random random = new Random(5);
+        float[][] vectors = new float[600][];
+        for (int i = 0; i < vectors.length; i++) {
+            vectors[i] = new float[16];
+            for (int d = 0; d < 16; d++) {
+                vectors[i][d] = (float) random.nextGaussian();
+            }
+        }
+        Scope scope = Scope.of("t");
+        try (LuceneDocumentStore store = LuceneDocumentStore.builder().directory(tmp.resolve("merged"))
+                .commitMode(LuceneDocumentStore.CommitMode.BATCHED).mergeThreads(2).build()) {
+            for (int i = 0; i < vectors.length; i++) {
+                StoredDocument doc = StoredDocument.builder().tenant("t").path("d" + i + ".md").build();
+                store.upsert(doc, List.of(new StoredChunk(doc.id(), 0, "chunk " + i, vectors[i], 2, 1, 1, null,
+                        null)));
+                if (i % 100 == 99) {
+                    store.flush(); // six segments to merge
+                }
+            }
+
+            store.compact();
+
+            assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+                    .anyMatch(name -> name.startsWith("ragkit-lucene-merge-"));
+            for (int q : new int[] {0, 123, 599}) {
+                List<SearchHit> hits = store.search(SearchRequest.builder(scope).vector(vectors[q]).k(1).build());
+                assertThat(hits).extracting(h -> h.chunk().text()).containsExactly("chunk " + q);
+            }
+            assertThat(store.documents(scope)).hasSize(vectors.length);
+        }
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith("ragkit-lucene-merge-")) {
+                t.join(10_000);
+                assertThat(t.isAlive()).as("merge thread after close").isFalse();
+            }
+        }
     }
 }
