@@ -8,9 +8,12 @@ import dev.ragkit.embedding.Embedder;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.Retriever;
 import dev.ragkit.store.DocumentStore;
+import dev.ragkit.tokens.TokenCounters;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.FutureTask;
 
 /**
  * What {@code ask} and {@code mcp} answer with: the index, the chosen backend and model, the audit file beside the
@@ -34,17 +37,73 @@ final class CliPipeline implements AutoCloseable {
     CliPipeline(CliContext context, CliIndex.Location location, Backends.Mode backend, String model,
             String embedder) {
         this.config = context.config();
-        this.index = CliIndex.forReading(context, location, context.chosenEmbedder(embedder));
-        this.store = index.store;
-        this.embedder = context.embedder(index.embedder);
         this.explicitModel = model;
-        this.choice = Backends.choose(backend, context, context.explicitModel(model), config.chatModel());
-        this.audit = AuditFile.open(location.auditFile());
+        // The model server is looked for (and the token counter's tables loaded) on a second thread while this one
+        // opens the index and loads the embedder: the two halves of a cold start take about as long as each other.
+        FutureTask<Backends.Choice> choosing = new FutureTask<>(() -> {
+            Backends.Choice chosen = Backends.choose(backend, context, context.explicitModel(model),
+                    config.chatModel());
+            TokenCounters.jtokkit().count("");
+            return chosen;
+        });
+        Thread chooser = new Thread(choosing, "ragkit-backend");
+        chooser.setDaemon(true);
+        chooser.start();
+        CliIndex opened = null;
+        try {
+            opened = CliIndex.forReading(context, location, context.chosenEmbedder(embedder));
+            this.embedder = context.embedder(opened.embedder);
+            this.choice = await(choosing);
+            this.audit = AuditFile.open(location.auditFile());
+        } catch (RuntimeException | Error e) {
+            closeAfterFailure(choosing, opened, e);
+            throw e;
+        }
+        this.index = opened;
+        this.store = opened.store;
         this.executor = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "ragkit-answer");
             t.setDaemon(true);
             return t;
         });
+    }
+
+    /** @return the backend chosen on the other thread; its failure is rethrown as it was thrown */
+    private static Backends.Choice await(FutureTask<Backends.Choice> choosing) {
+        try {
+            return choosing.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while choosing the model server", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException) {
+                throw (RuntimeException) cause;
+            }
+            if (cause instanceof Error) {
+                throw (Error) cause;
+            }
+            throw new IllegalStateException(cause.getMessage(), cause);
+        }
+    }
+
+    /** Closes what was opened before {@code failure}: the index, and the backend once its choice is made. */
+    private static void closeAfterFailure(FutureTask<Backends.Choice> choosing, CliIndex opened, Throwable failure) {
+        try {
+            if (opened != null) {
+                opened.close();
+            }
+            Backends.Choice chosen = choosing.get();
+            if (chosen.backend instanceof AutoCloseable) {
+                ((AutoCloseable) chosen.backend).close();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            if (e.getCause() != failure) {
+                failure.addSuppressed(e);
+            }
+        }
     }
 
     /** @return the configuration's options, or the knowledge-base profile's */

@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
 import java.util.Map;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,5 +54,55 @@ final class ShadedJarIT {
 
         assertThat(run.code()).as(run.err()).isZero();
         assertThat(run.out()).startsWith("ragkit " + VersionCliTest.pomVersion() + " (commit ");
+    }
+
+    @Test
+    void classDataSharing_firstRunWritesTheCommandsArchive_laterRunsMapIt() throws Exception {
+        jar();
+        Path cds = tmp.resolve("cds");
+        Path classes = tmp.resolve("classes.txt");
+        Map<String, String> env = Map.of("RAGKIT_CDS_DIR", cds.toString(), "RAGKIT_HOME", tmp.resolve("home")
+                .toString());
+
+        CliRun first = LauncherTest.launch(tmp, LauncherTest.LAUNCHER, env, "models");
+        List<Path> archives = list(cds);
+        CliRun second = LauncherTest.launch(tmp, LauncherTest.LAUNCHER, Map.of("RAGKIT_CDS_DIR", cds.toString(),
+                "RAGKIT_HOME", tmp.resolve("home").toString(), "RAGKIT_JAVA_OPTS",
+                "-Xlog:class+load=info:file=" + classes), "models");
+
+        assertThat(first.code()).as(first.err()).isZero();
+        assertThat(archives).hasSize(1).allSatisfy(a -> assertThat(a.getFileName().toString()).matches(
+                "models-[0-9]+\\.jsa"));
+        assertThat(second.code()).as(second.err()).isZero();
+        assertThat(second.out()).isEqualTo(first.out()).contains("Models folder");
+        assertThat(second.err()).isEqualTo(first.err());
+        assertThat(Files.readAllLines(classes)).anySatisfy(line -> assertThat(line)
+                .contains(RagkitCli.class.getName() + " source: shared objects file (top)"));
+
+        // a jar newer than the archive (a new build) makes the next run write it again
+        Path archive = archives.get(0);
+        Files.setLastModifiedTime(archive, FileTime.fromMillis(0));
+        CliRun third = LauncherTest.launch(tmp, LauncherTest.LAUNCHER, env, "models");
+        assertThat(third.code()).as(third.err()).isZero();
+        assertThat(list(cds)).containsExactly(archive);
+        assertThat(Files.getLastModifiedTime(archive).toMillis()).isGreaterThan(0);
+    }
+
+    @Test
+    void classDataSharing_off_writesNothing() throws Exception {
+        jar();
+        Path cds = tmp.resolve("cds");
+
+        CliRun run = LauncherTest.launch(tmp, LauncherTest.LAUNCHER, Map.of("RAGKIT_CDS", "off", "RAGKIT_CDS_DIR",
+                cds.toString(), "RAGKIT_HOME", tmp.resolve("home").toString()), "models");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(cds).doesNotExist();
+    }
+
+    private static List<Path> list(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.sorted().collect(Collectors.toList());
+        }
     }
 }
