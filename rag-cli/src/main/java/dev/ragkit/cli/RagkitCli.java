@@ -76,6 +76,7 @@ public final class RagkitCli implements Runnable {
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        OnnxNativeCache.use(System.getenv());
         int code = run(args, out, err, System.getenv(), Path.of("").toAbsolutePath(), System.console() != null);
         out.flush();
         err.flush();
