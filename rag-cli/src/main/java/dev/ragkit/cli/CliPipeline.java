@@ -5,6 +5,7 @@ import dev.ragkit.RagPipeline;
 import dev.ragkit.audit.AuditFailurePolicy;
 import dev.ragkit.audit.AuditTrail;
 import dev.ragkit.embedding.Embedder;
+import dev.ragkit.internal.Futures;
 import dev.ragkit.retrieval.RetrievalOptions;
 import dev.ragkit.retrieval.Retriever;
 import dev.ragkit.store.DocumentStore;
@@ -76,14 +77,7 @@ final class CliPipeline implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while choosing the model server", e);
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException) {
-                throw (RuntimeException) cause;
-            }
-            if (cause instanceof Error) {
-                throw (Error) cause;
-            }
-            throw new IllegalStateException(cause.getMessage(), cause);
+            throw Futures.unwrap(e);
         }
     }
 

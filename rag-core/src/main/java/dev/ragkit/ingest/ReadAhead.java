@@ -1,5 +1,6 @@
 package dev.ragkit.ingest;
 
+import dev.ragkit.internal.Futures;
 import dev.ragkit.store.StoredDocument;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -113,14 +114,7 @@ final class ReadAhead implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted while waiting for a file to be read");
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException) {
-                throw (RuntimeException) cause;
-            }
-            if (cause instanceof Error) {
-                throw (Error) cause;
-            }
-            throw new IllegalStateException(cause);
+            throw Futures.unwrap(e);
         }
     }
 

@@ -17,6 +17,7 @@ import dev.ragkit.error.AuditException;
 import dev.ragkit.generation.Cancellable;
 import dev.ragkit.grounding.Citation;
 import dev.ragkit.grounding.RouteTarget;
+import dev.ragkit.internal.Futures;
 import dev.ragkit.retrieval.RetrievedChunk;
 import dev.ragkit.retrieval.RetrievedContext;
 import dev.ragkit.retrieval.Retriever;
@@ -267,14 +268,7 @@ public final class RagMcpTools {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted");
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException) {
-                throw (RuntimeException) cause;
-            }
-            if (cause instanceof Error) {
-                throw (Error) cause;
-            }
-            throw new IllegalStateException(String.valueOf(cause), cause);
+            throw Futures.unwrap(e);
         }
     }
 
