@@ -10,6 +10,10 @@ import java.util.Random;
  */
 final class ClusteredVectors {
     static final long SEED = 0xC1A5_7E12_0384L;
+    /** The clusters of {@link #standard}. */
+    static final int STANDARD_CLUSTERS = 500;
+    /** The per-component noise of {@link #standard}. */
+    static final double STANDARD_NOISE = 0.06;
 
     private final float[][] centroids;
     private final int dimension;
@@ -31,7 +35,7 @@ final class ClusteredVectors {
 
     /** The default shape: 500 clusters, noise 0.06 per component (a typical neighbour cosine of about 0.5). */
     static ClusteredVectors standard(int dimension) {
-        return new ClusteredVectors(500, dimension, 0.06, SEED);
+        return new ClusteredVectors(STANDARD_CLUSTERS, dimension, STANDARD_NOISE, SEED);
     }
 
     /** {@code count} vectors from the stream seeded with {@code seed}. */

@@ -71,7 +71,7 @@ public final class LuceneMillionBenchmark {
      * @param args {@code --n}, {@code --tenants}, {@code --vectors}, {@code --dir}, {@code --out},
      *             {@code --queries} (200), {@code --candidates} (comma list), {@code --max-conn}, {@code --beam-width},
      *             {@code --ram-buffer-mb} (256), {@code --writers} (threads upserting at once, 1),
-     *             {@code --merge-threads} (1),
+     *             {@code --merge-threads} (1), {@code --clusters} (500: how many clusters the vectors form),
      *             {@code --keep} (keep the index)
      * @throws IOException when the index or the result file cannot be written
      */
@@ -95,6 +95,8 @@ public final class LuceneMillionBenchmark {
         double ramBufferMb = Double.parseDouble(a.getOrDefault("ram-buffer-mb", "256"));
         int writers = Integer.parseInt(a.getOrDefault("writers", "1"));
         int mergeThreads = Integer.parseInt(a.getOrDefault("merge-threads", "1"));
+        int clusters = Integer.parseInt(a.getOrDefault("clusters",
+                Integer.toString(ClusteredVectors.STANDARD_CLUSTERS)));
         Path dir = Path.of(a.getOrDefault("dir", "/tmp/ragkit-lucene-million"));
         Path out = Path.of(a.getOrDefault("out", "lucene-million.json"));
         boolean keep = a.containsKey("keep");
@@ -114,11 +116,13 @@ public final class LuceneMillionBenchmark {
         result.put("ramBufferMb", ramBufferMb);
         result.put("writers", writers);
         result.put("mergeThreads", mergeThreads);
+        result.put("clusters", clusters);
         result.put("queries", queryCount);
         System.out.println("# " + result);
 
         LuceneMillionBenchmark.deleteTree(dir);
-        ClusteredVectors shape = ClusteredVectors.standard(DIMENSION);
+        ClusteredVectors shape = new ClusteredVectors(clusters, DIMENSION, ClusteredVectors.STANDARD_NOISE,
+                ClusteredVectors.SEED);
         long start = System.nanoTime();
         try (LuceneDocumentStore store = LuceneDocumentStore.builder().directory(dir).dimension(DIMENSION)
                 .vectorEncoding(encoding).maxConn(maxConn).beamWidth(beamWidth).ramBufferMb(ramBufferMb)

@@ -92,6 +92,7 @@ final class LauncherTest {
                 .redirectError(err.toFile());
         builder.environment().remove("RAGKIT_CLASSPATH");
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().put("XDG_CACHE_HOME", tmp.resolve("cache").toString()); // not the user's cache
         builder.environment().putAll(env);
         Process process = builder.start();
         if (!process.waitFor(120, TimeUnit.SECONDS)) {
