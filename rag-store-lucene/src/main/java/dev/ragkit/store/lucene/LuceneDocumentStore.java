@@ -618,11 +618,7 @@ public final class LuceneDocumentStore implements DocumentStore {
          * @return this builder
          */
         public Builder searchCandidates(int candidates) {
-            if (candidates < 1 || candidates > MAX_CANDIDATES) {
-                throw new IllegalArgumentException("searchCandidates (setting search-candidates) must be between 1"
-                        + " and " + MAX_CANDIDATES + ", got " + candidates);
-            }
-            this.searchCandidates = candidates;
+            this.searchCandidates = between(candidates, 1, MAX_CANDIDATES, "searchCandidates", "search-candidates");
             return this;
         }
 
@@ -645,11 +641,7 @@ public final class LuceneDocumentStore implements DocumentStore {
          * @return this builder
          */
         public Builder maxConn(int maxConn) {
-            if (maxConn < 2 || maxConn > VectorFormats.MAX_MAX_CONN) {
-                throw new IllegalArgumentException("maxConn (setting max-conn) must be between 2 and "
-                        + VectorFormats.MAX_MAX_CONN + ", got " + maxConn);
-            }
-            this.maxConn = maxConn;
+            this.maxConn = between(maxConn, 2, VectorFormats.MAX_MAX_CONN, "maxConn", "max-conn");
             return this;
         }
 
@@ -660,11 +652,7 @@ public final class LuceneDocumentStore implements DocumentStore {
          * @return this builder
          */
         public Builder beamWidth(int beamWidth) {
-            if (beamWidth < 1 || beamWidth > VectorFormats.MAX_BEAM_WIDTH) {
-                throw new IllegalArgumentException("beamWidth (setting beam-width) must be between 1 and "
-                        + VectorFormats.MAX_BEAM_WIDTH + ", got " + beamWidth);
-            }
-            this.beamWidth = beamWidth;
+            this.beamWidth = between(beamWidth, 1, VectorFormats.MAX_BEAM_WIDTH, "beamWidth", "beam-width");
             return this;
         }
 
@@ -676,11 +664,8 @@ public final class LuceneDocumentStore implements DocumentStore {
          * @return this builder
          */
         public Builder mergeThreads(int mergeThreads) {
-            if (mergeThreads < 1 || mergeThreads > VectorFormats.MAX_MERGE_THREADS) {
-                throw new IllegalArgumentException("mergeThreads (setting merge-threads) must be between 1 and "
-                        + VectorFormats.MAX_MERGE_THREADS + ", got " + mergeThreads);
-            }
-            this.mergeThreads = mergeThreads;
+            this.mergeThreads = between(mergeThreads, 1, VectorFormats.MAX_MERGE_THREADS, "mergeThreads",
+                    "merge-threads");
             return this;
         }
 
@@ -694,6 +679,15 @@ public final class LuceneDocumentStore implements DocumentStore {
             }
             this.ramBufferMb = megabytes;
             return this;
+        }
+
+        /** @return {@code value} when it is within {@code [min, max]}; else fails naming the method and setting */
+        private static int between(int value, int min, int max, String method, String setting) {
+            if (value < min || value > max) {
+                throw new IllegalArgumentException(method + " (setting " + setting + ") must be between " + min
+                        + " and " + max + ", got " + value);
+            }
+            return value;
         }
 
         private static String text(String value, String name) {
