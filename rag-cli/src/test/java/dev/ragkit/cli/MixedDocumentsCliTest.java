@@ -1,5 +1,7 @@
 package dev.ragkit.cli;
 
+import static dev.ragkit.documents.testing.OfficeWriters.heading;
+import static dev.ragkit.documents.testing.OfficeWriters.pdf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,11 +14,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.pdfbox.pdmodel.PDDocument;
-import org.apache.pdfbox.pdmodel.PDPage;
-import org.apache.pdfbox.pdmodel.PDPageContentStream;
-import org.apache.pdfbox.pdmodel.font.PDType1Font;
-import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
 import org.apache.poi.xwpf.usermodel.XWPFDocument;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -136,34 +133,6 @@ final class MixedDocumentsCliTest {
                 text.append(String.format(java.util.Locale.ROOT, sentence, 2000 + p * 4 + s)).append(' ');
             }
             doc.createParagraph().createRun().setText(text.toString().strip());
-        }
-    }
-
-    private static void heading(XWPFDocument doc, String style, String text) {
-        var paragraph = doc.createParagraph();
-        paragraph.setStyle(style);
-        paragraph.createRun().setText(text);
-    }
-
-    private static void pdf(Path file, List<List<String>> pages) throws IOException {
-        try (PDDocument pdf = new PDDocument()) {
-            PDType1Font font = new PDType1Font(Standard14Fonts.FontName.HELVETICA);
-            for (List<String> lines : pages) {
-                PDPage page = new PDPage();
-                pdf.addPage(page);
-                try (PDPageContentStream content = new PDPageContentStream(pdf, page)) {
-                    content.beginText();
-                    content.setFont(font, 12);
-                    content.setLeading(16);
-                    content.newLineAtOffset(60, 700);
-                    for (String line : lines) {
-                        content.showText(line);
-                        content.newLine();
-                    }
-                    content.endText();
-                }
-            }
-            pdf.save(file.toFile());
         }
     }
 

@@ -1,17 +1,14 @@
 package dev.ragkit.server;
 
+import static dev.ragkit.documents.testing.OfficeWriters.heading;
+import static dev.ragkit.documents.testing.OfficeWriters.pdf;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.pdfbox.pdmodel.PDDocument;
-import org.apache.pdfbox.pdmodel.PDPage;
-import org.apache.pdfbox.pdmodel.PDPageContentStream;
-import org.apache.pdfbox.pdmodel.font.PDType1Font;
-import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
 import org.apache.poi.xwpf.usermodel.XWPFDocument;
-import org.apache.poi.xwpf.usermodel.XWPFParagraph;
 
 /** Real Word and PDF files for the tests, written with POI and PDFBox (what rag-documents reads them with). */
 final class OfficeFiles {
@@ -43,35 +40,6 @@ final class OfficeFiles {
             heading(doc, "Heading2", "Windows");
             doc.createParagraph().createRun().setText("On Windows run the MSI installer as an administrator.");
             doc.write(out);
-        }
-        return file;
-    }
-
-    private static void heading(XWPFDocument doc, String style, String text) {
-        XWPFParagraph paragraph = doc.createParagraph();
-        paragraph.setStyle(style);
-        paragraph.createRun().setText(text);
-    }
-
-    private static Path pdf(Path file, List<List<String>> pages) throws IOException {
-        try (PDDocument pdf = new PDDocument()) {
-            PDType1Font font = new PDType1Font(Standard14Fonts.FontName.HELVETICA);
-            for (List<String> lines : pages) {
-                PDPage page = new PDPage();
-                pdf.addPage(page);
-                try (PDPageContentStream content = new PDPageContentStream(pdf, page)) {
-                    content.beginText();
-                    content.setFont(font, 12);
-                    content.setLeading(16);
-                    content.newLineAtOffset(60, 700);
-                    for (String line : lines) {
-                        content.showText(line);
-                        content.newLine();
-                    }
-                    content.endText();
-                }
-            }
-            pdf.save(file.toFile());
         }
         return file;
     }
