@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -326,8 +327,9 @@ public final class LuceneDocumentStore implements DocumentStore {
     public SortedMap<String, Integer> documentCounts() {
         return read("counting documents", s -> {
             SortedMap<String, Integer> counts = new TreeMap<>();
-            for (ScoreDoc sd : all(s, new TermQuery(new Term(LuceneFields.KIND, LuceneFields.DOC)))) {
-                counts.merge(s.storedFields().document(sd.doc).get(LuceneFields.TENANT), 1, Integer::sum);
+            LuceneFields.HeaderReader headers = new LuceneFields.HeaderReader(s);
+            for (ScoreDoc sd : inDocOrder(all(s, new TermQuery(new Term(LuceneFields.KIND, LuceneFields.DOC))))) {
+                counts.merge(headers.read(sd.doc).tenant(), 1, Integer::sum);
             }
             return counts;
         });
@@ -336,8 +338,9 @@ public final class LuceneDocumentStore implements DocumentStore {
     private List<StoredDocument> headers(Query query) {
         List<StoredDocument> found = read("reading documents", s -> {
             List<StoredDocument> out = new ArrayList<>();
-            for (ScoreDoc sd : all(s, query)) {
-                out.add(LuceneFields.document(s.storedFields().document(sd.doc)));
+            LuceneFields.HeaderReader headers = new LuceneFields.HeaderReader(s);
+            for (ScoreDoc sd : inDocOrder(all(s, query))) {
+                out.add(headers.read(sd.doc));
             }
             return out;
         });
@@ -388,6 +391,11 @@ public final class LuceneDocumentStore implements DocumentStore {
     private static ScoreDoc[] all(IndexSearcher s, Query query) throws IOException {
         int count = s.count(query);
         return count == 0 ? new ScoreDoc[0] : s.search(query, count).scoreDocs;
+    }
+
+    private static ScoreDoc[] inDocOrder(ScoreDoc[] docs) {
+        Arrays.sort(docs, Comparator.comparingInt(d -> d.doc));
+        return docs;
     }
 
     private interface Read<T> {
