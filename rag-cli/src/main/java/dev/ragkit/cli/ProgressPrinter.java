@@ -4,13 +4,17 @@ import dev.ragkit.ingest.IndexListener;
 import dev.ragkit.ingest.IndexProgress;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Shows indexing progress on stderr: a bar redrawn in place on a terminal (files, chunks, tokens, rate, ETA),
  * plain lines otherwise (at most one per tenth of the files, and the last one). The bar and the ETA go by the bytes
- * of the files done ({@link IndexProgress#estimatedRemaining()}): a file's time grows with its size.
+ * of the files done ({@link IndexProgress#estimatedRemaining()}): a file's time grows with its size. The ETA takes
+ * the pace of the later half of the time since the first work was done: the model's loading does not count, and
+ * when a run resumes one that was killed, the files the killed run committed (found unchanged in seconds) do not
+ * make the new ones look as quick.
  */
 final class ProgressPrinter implements IndexListener {
     private static final int WIDTH = 24;
@@ -20,6 +24,11 @@ final class ProgressPrinter implements IndexListener {
     private int lastTenth = -1;
     /** The first event with some work done, or {@code null} before it. */
     private @Nullable IndexProgress first;
+    /**
+     * Events with some work done, spaced out (at most about 500 kept), from the last one at or before the middle of
+     * the time since {@link #first} on: the oldest is where the pace is measured from.
+     */
+    private final ArrayDeque<IndexProgress> recent = new ArrayDeque<>();
 
     ProgressPrinter(PrintWriter err, boolean terminal) {
         this.err = err;
@@ -28,10 +37,8 @@ final class ProgressPrinter implements IndexListener {
 
     @Override
     public void onProgress(IndexProgress p) {
-        if (first == null && p.workDone() > 0) {
-            first = p;               // the pace is measured from here: the model's loading does not count
-        }
-        String line = describe(p, first);
+        IndexProgress since = paceFrom(p);
+        String line = describe(p, since);
         if (terminal) {
             err.print("\r" + line + "   ");
             if (p.filesDone() == p.filesTotal()) {
@@ -46,6 +53,30 @@ final class ProgressPrinter implements IndexListener {
             err.println(line);
             err.flush();
         }
+    }
+
+    /** @return the event to measure the pace from for {@code p}, {@code null} before any work was done */
+    private @Nullable IndexProgress paceFrom(IndexProgress p) {
+        if (p.workDone() <= 0) {
+            return first;
+        }
+        if (first == null) {
+            first = p;
+        }
+        Duration sinceFirst = p.elapsed().minus(first.elapsed());
+        Duration step = Duration.ofMillis(Math.max(250, sinceFirst.toMillis() / 512));
+        if (recent.isEmpty() || p.elapsed().minus(recent.peekLast().elapsed()).compareTo(step) >= 0) {
+            recent.addLast(p);
+        }
+        Duration middle = p.elapsed().minus(sinceFirst.dividedBy(2));
+        while (recent.size() > 1) {
+            IndexProgress oldest = recent.removeFirst();
+            if (recent.peekFirst().elapsed().compareTo(middle) > 0) {
+                recent.addFirst(oldest);             // the last one at or before the middle
+                break;
+            }
+        }
+        return recent.peekFirst();
     }
 
     static String describe(IndexProgress p) {

@@ -60,6 +60,36 @@ final class IndexProgressCliTest {
                 .isGreaterThan(Duration.ofSeconds(95 * 2));
     }
 
+    @Test
+    void onProgress_aRunResumingAKilledOne_etaGoesByTheNewFilesNotTheCommittedOnes() {
+        // the killed run committed the first half: found unchanged in 4 s; then 10 s per 1% of the bytes
+        StringWriter out = new StringWriter();
+        ProgressPrinter printer = new ProgressPrinter(new PrintWriter(out), true);
+        for (int pct = 0; pct <= 100; pct++) {
+            long millis = pct <= 50 ? pct * 80L : 4_000 + (pct - 50) * 10_000L;
+            printer.onProgress(new IndexProgress(pct, 100, 0, 0, Duration.ofMillis(millis), pct * 1000L, 100_000));
+        }
+        int checked = 0;
+        for (String line : out.toString().split("\r")) {
+            java.util.regex.Matcher done = java.util.regex.Pattern.compile("\\] (\\d+)/100 files").matcher(line);
+            if (!done.find()) {
+                continue;
+            }
+            int pct = Integer.parseInt(done.group(1));
+            if (pct >= 55 && pct < 100) {                 // after the first 5% of the new work
+                long truth = (100 - pct) * 10L;
+                long eta = seconds(line.substring(line.indexOf("ETA ") + 4));
+                assertThat((double) Math.abs(eta - truth)).as(line).isLessThanOrEqualTo(0.25 * truth);
+                checked++;
+            }
+        }
+        assertThat(checked).isEqualTo(45);
+        // the pace since the first event instead: at 60%, 10 points in 104 s, so 69 s for 400 s of work
+        IndexProgress first = new IndexProgress(1, 100, 0, 0, Duration.ofMillis(80), 1000, 100_000);
+        assertThat(new IndexProgress(60, 100, 0, 0, Duration.ofSeconds(104), 60_000, 100_000)
+                .estimatedRemaining(first)).isLessThan(Duration.ofSeconds(100));
+    }
+
     private static long seconds(String eta) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:(\\d+)m)?(\\d+)s").matcher(eta);
         assertThat(m.find()).as(eta).isTrue();
