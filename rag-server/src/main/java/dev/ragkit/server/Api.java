@@ -928,6 +928,11 @@ final class Api extends HttpServlet {
     }
 
     static void send(HttpServletResponse response, ApiException e) throws IOException {
+        if (e.status == 408 || e.status == 413) {
+            // the body was not read to its end: the connection cannot carry another request, and a client that
+            // is not told so would send its next request on a connection the server is about to close
+            response.setHeader("Connection", "close");
+        }
         sendJson(response, e.status, e.json());
     }
 

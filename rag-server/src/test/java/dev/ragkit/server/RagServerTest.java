@@ -339,6 +339,19 @@ final class RagServerTest {
     }
 
     @Test
+    void bodyTooLarge_isRefusedBeforeItArrives_andTheConnectionClosed() throws Exception {
+        ServerFixture f = tokens();
+        // the length announced, no body sent: the refusal comes at once, and says the connection ends with it
+        String response = raw(f, "POST /v1/ask HTTP/1.1\r\nHost: 127.0.0.1:" + f.server.port()
+                + "\r\nAuthorization: Bearer " + ACME_TOKEN + "\r\nContent-Type: application/json"
+                + "\r\nContent-Length: 3000000\r\n\r\n");
+        assertThat(response).startsWith("HTTP/1.1 413").containsIgnoringCase("connection: close")
+                .contains("BODY_TOO_LARGE");
+        // and a client's next request, on a new connection, is answered
+        assertThat(f.post("/v1/ask", ACME_TOKEN, KEYS).statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void foreignHost_isRefused_sameOriginPageIsServed() throws Exception {
         ServerFixture f = tokens();
         String refused = raw(f, "GET /v1/health HTTP/1.1\r\nHost: evil.example:" + f.server.port()
