@@ -264,6 +264,16 @@ public final class LuceneMillionBenchmark {
         }
     }
 
+    /**
+     * @param count how many
+     * @return the query vectors this benchmark searches with at the standard 500 clusters, for other programs that
+     *         search an index it kept
+     */
+    public static float[][] queryVectors(int count) {
+        return new ClusteredVectors(ClusteredVectors.STANDARD_CLUSTERS, DIMENSION, ClusteredVectors.STANDARD_NOISE,
+                ClusteredVectors.SEED).vectors(count, 2);
+    }
+
     static String tenantOf(int tenants, int d) {
         if (tenants == 1) {
             return "t0";

@@ -21,7 +21,6 @@ import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermInSetQuery;
@@ -121,7 +120,7 @@ final class LuceneSearch {
         // the graph search collects graphCandidates neighbours (its beam); more candidates, better recall
         int fetch = Math.min(maxCandidates, Math.max(graphCandidates, k + 10));
         while (true) {
-            TopDocs top = searcher.search(new KnnFloatVectorQuery(LuceneFields.VECTOR, unit, fetch, filter), fetch);
+            TopDocs top = searcher.search(new FilteredKnnQuery(LuceneFields.VECTOR, unit, fetch, filter), fetch);
             ScoreDoc[] docs = rescore ? rescored(top.scoreDocs, unit) : top.scoreDocs;
             int load = contenders(docs, k, VECTOR_SCORE_SLACK);
             List<Candidate> found = candidates(docs, load);
