@@ -30,8 +30,9 @@ import org.apache.lucene.util.BytesRef;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One search on one point-in-time searcher: k-NN with the request's filters inside the query (Lucene searches
- * exactly when the filter leaves fewer chunks than the graph search would visit), BM25 with the same filters as
+ * One search on one point-in-time searcher: k-NN with the request's filters inside the query (a segment is searched
+ * exactly where the filter leaves fewer of its chunks than a graph search would cost: {@link FilteredKnnQuery}),
+ * BM25 with the same filters as
  * filter clauses, and their union for hybrid requests. Similarities are recomputed in double precision from the
  * stored original vectors, so they equal the textbook cosine; ties are broken by document id then chunk index,
  * and a search whose k-th and (k+1)-th candidates tie asks for more candidates until the cut is settled.
