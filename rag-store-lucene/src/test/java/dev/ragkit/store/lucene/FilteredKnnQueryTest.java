@@ -8,6 +8,7 @@ import dev.ragkit.store.SearchHit;
 import dev.ragkit.store.SearchRequest;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
+import dev.ragkit.store.tck.DocumentStoreContract;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -89,7 +90,7 @@ final class FilteredKnnQueryTest {
                         .metadataFilter(MetadataFilter.lessThan("bucket", 3)).build());
 
                 List<String> expected = all.stream().filter(c -> bucket(c) < 3)
-                        .sorted(Comparator.comparingDouble((StoredChunk c) -> -cosine(query, c.embedding())))
+                        .sorted(Comparator.comparingDouble((StoredChunk c) -> -DocumentStoreContract.cosine(query, c.embedding())))
                         .limit(10).map(StoredChunk::sourceId).toList();
                 assertThat(hits).extracting(SearchHit::sourceId).containsExactlyElementsOf(expected);
             }
@@ -119,17 +120,5 @@ final class FilteredKnnQueryTest {
             v[i] = (float) random.nextGaussian();
         }
         return v;
-    }
-
-    private static double cosine(float[] a, float[] b) {
-        double dot = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += a[i] * b[i];
-            na += a[i] * a[i];
-            nb += b[i] * b[i];
-        }
-        return dot / Math.sqrt(na * nb);
     }
 }
