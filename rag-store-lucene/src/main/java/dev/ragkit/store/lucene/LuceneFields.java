@@ -233,8 +233,13 @@ final class LuceneFields {
         private @Nullable BinaryDocValues values;
 
         HeaderReader(IndexSearcher searcher) throws IOException {
+            this(searcher, searcher.storedFields());
+        }
+
+        /** @param stored the searcher's stored fields, for a caller that already has them */
+        HeaderReader(IndexSearcher searcher, StoredFields stored) {
             this.leaves = searcher.getIndexReader().leaves();
-            this.stored = searcher.storedFields();
+            this.stored = stored;
         }
 
         StoredDocument read(int doc) throws IOException {

@@ -276,7 +276,7 @@ final class LuceneSearch {
             throw new dev.ragkit.store.StoreException("the index holds chunks of document " + documentId
                     + " without the document itself; it is damaged: rebuild it (ragkit index --rebuild)", false);
         }
-        StoredDocument document = new LuceneFields.HeaderReader(searcher).read(top.scoreDocs[0].doc);
+        StoredDocument document = new LuceneFields.HeaderReader(searcher, stored).read(top.scoreDocs[0].doc);
         headers.put(key, document);
         return document;
     }
