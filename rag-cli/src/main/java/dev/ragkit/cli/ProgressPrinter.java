@@ -58,7 +58,7 @@ final class ProgressPrinter implements IndexListener {
     /** @return the event to measure the pace from for {@code p}, {@code null} before any work was done */
     private @Nullable IndexProgress paceFrom(IndexProgress p) {
         if (p.workDone() <= 0) {
-            return first;
+            return null;                            // nothing done yet, so nothing to go by
         }
         if (first == null) {
             first = p;

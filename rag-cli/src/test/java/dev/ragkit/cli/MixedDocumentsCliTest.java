@@ -1,6 +1,6 @@
 package dev.ragkit.cli;
 
-import static dev.ragkit.documents.testing.OfficeWriters.heading;
+import static dev.ragkit.documents.testing.OfficeWriters.paragraph;
 import static dev.ragkit.documents.testing.OfficeWriters.pdf;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,12 +43,12 @@ final class MixedDocumentsCliTest {
         try (XWPFDocument doc = new XWPFDocument(); OutputStream out = Files.newOutputStream(kb.resolve("guide.docx"))) {
             // Sections long enough that the chunks start inside them (a chunk's section is its first line's).
             doc.createParagraph().createRun().setText("Agent guide");
-            heading(doc, "Heading1", "Install");
+            paragraph(doc, "Heading1", "Install");
             filler(doc, "Before installing, check the requirements of release %d: memory, disk and network.", 8);
-            heading(doc, "Heading2", "Linux");
+            paragraph(doc, "Heading2", "Linux");
             filler(doc, "Kernel %d and newer are tested; older kernels may work without support.", 8);
             doc.createParagraph().createRun().setText("On Linux the agent installs with the apt package agentd.");
-            heading(doc, "Heading2", "Windows");
+            paragraph(doc, "Heading2", "Windows");
             filler(doc, "Windows Server %d needs the latest cumulative update before setup.", 8);
             doc.createParagraph().createRun().setText("On Windows run the MSI installer as an administrator.");
             doc.write(out);

@@ -1,5 +1,8 @@
 package dev.ragkit.documents;
 
+import static dev.ragkit.documents.testing.OfficeWriters.paragraph;
+
+import dev.ragkit.documents.testing.OfficeWriters;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigInteger;
@@ -74,15 +77,7 @@ public final class DocumentFixtures {
                         content.fill();
                         continue;
                     }
-                    content.beginText();
-                    content.setFont(font, 12);
-                    content.setLeading(16);
-                    content.newLineAtOffset(60, 780);
-                    for (String line : lines) {
-                        content.showText(line);
-                        content.newLine();
-                    }
-                    content.endText();
+                    OfficeWriters.lines(content, font, 780, lines);
                 }
             }
             PDDocumentInformation info = pdf.getDocumentInformation();
@@ -184,15 +179,6 @@ public final class DocumentFixtures {
                 doc.write(out);
             }
         }
-    }
-
-    private static XWPFParagraph paragraph(XWPFDocument doc, String style, String text) {
-        XWPFParagraph paragraph = doc.createParagraph();
-        if (style != null) {
-            paragraph.setStyle(style);
-        }
-        paragraph.createRun().setText(text);
-        return paragraph;
     }
 
     private static XWPFStyle style(String id, String name, String basedOn) {

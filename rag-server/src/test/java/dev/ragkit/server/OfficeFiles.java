@@ -1,6 +1,6 @@
 package dev.ragkit.server;
 
-import static dev.ragkit.documents.testing.OfficeWriters.heading;
+import static dev.ragkit.documents.testing.OfficeWriters.paragraph;
 import static dev.ragkit.documents.testing.OfficeWriters.pdf;
 
 import java.io.IOException;
@@ -33,11 +33,11 @@ final class OfficeFiles {
         Path file = dir.resolve("guide.docx");
         try (XWPFDocument doc = new XWPFDocument(); OutputStream out = Files.newOutputStream(file)) {
             doc.createParagraph().createRun().setText("Agent guide");
-            heading(doc, "Heading1", "Install");
+            paragraph(doc, "Heading1", "Install");
             doc.createParagraph().createRun().setText("Check memory, disk and network before installing.");
-            heading(doc, "Heading2", "Linux");
+            paragraph(doc, "Heading2", "Linux");
             doc.createParagraph().createRun().setText(LINUX);
-            heading(doc, "Heading2", "Windows");
+            paragraph(doc, "Heading2", "Windows");
             doc.createParagraph().createRun().setText("On Windows run the MSI installer as an administrator.");
             doc.write(out);
         }

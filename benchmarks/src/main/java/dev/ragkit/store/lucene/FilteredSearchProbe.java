@@ -16,7 +16,6 @@ import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.search.knn.KnnCollectorManager;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.Bits;
@@ -34,8 +33,6 @@ import org.apache.lucene.util.Bits;
  * }</pre>
  */
 public final class FilteredSearchProbe {
-    private static final TopDocs INCOMPLETE = new TopDocs(
-            new TotalHits(0, TotalHits.Relation.GREATER_THAN_OR_EQUAL_TO), new ScoreDoc[0]);
     private static long visited;
 
     private FilteredSearchProbe() {
@@ -64,7 +61,7 @@ public final class FilteredSearchProbe {
 
         @Override
         protected TopDocs approximateSearch(LeafReaderContext c, Bits accept, int limit, KnnCollectorManager m) {
-            return INCOMPLETE;
+            return FilteredKnnQuery.INCOMPLETE;
         }
     }
 

@@ -29,7 +29,8 @@ final class FilteredKnnQuery extends KnnFloatVectorQuery {
     /** What visiting a vector in the graph costs over scoring it in an exact search (0.93 / 0.37 µs). */
     static final double COST_RATIO = 2.5;
 
-    private static final TopDocs INCOMPLETE = new TopDocs(
+    /** What {@code approximateSearch} returns to make Lucene search the filter's vectors exactly. */
+    static final TopDocs INCOMPLETE = new TopDocs(
             new TotalHits(0, TotalHits.Relation.GREATER_THAN_OR_EQUAL_TO), new ScoreDoc[0]);
 
     FilteredKnnQuery(String field, float[] target, int k, Query filter) {
