@@ -74,7 +74,7 @@ public final class EmbedderThroughput {
         System.out.printf(Locale.ROOT, "lowest cosine between the two vectors of a text: %.6f%n", min);
     }
 
-    private static double cosine(float[] a, float[] b) {
+    static double cosine(float[] a, float[] b) {
         double dot = 0;
         double na = 0;
         double nb = 0;

@@ -28,7 +28,8 @@ import java.util.stream.Stream;
 
 /**
  * The Lucene store at a million chunks (issue 29): builds an index of {@code n} chunks of 384-dimensional clustered
- * vectors ({@link ClusteredVectors}) with markdown text ({@link ChunkingFixtures}), 10 chunks per document, in one
+ * vectors ({@link ClusteredVectors}) or real embeddings read from a file ({@code --vectors-file}, written by
+ * {@link EmbedLines}) with markdown text ({@link ChunkingFixtures}), 10 chunks per document, in one
  * tenant or spread over 100, and measures build time (vectors given), {@code compact()} time, disk size, heap and
  * RSS, query latency (p50/p95 per query, through {@code LuceneDocumentStore.search}) and recall@10 against exact
  * search, unfiltered and with metadata and tenant filters, and the time of a one-file change afterwards.
@@ -58,6 +59,12 @@ public final class LuceneMillionBenchmark {
     private LuceneMillionBenchmark() {
     }
 
+    /** Where the chunks' vectors come from: seeded clustered vectors or a file of real embeddings. */
+    interface ChunkVectors {
+        /** The chunk vectors of document {@code d}; {@code d} beyond the documents gives a changed file's. */
+        float[][] of(int d);
+    }
+
     /** A search configuration: the tenant scope and the metadata filter. */
     record Config(String name, String tenant, int bucketBelow) {
         boolean matches(int tenants, int d) {
@@ -72,7 +79,9 @@ public final class LuceneMillionBenchmark {
      *             {@code --queries} (200), {@code --candidates} (comma list), {@code --max-conn}, {@code --beam-width},
      *             {@code --ram-buffer-mb} (256), {@code --writers} (threads upserting at once, 1),
      *             {@code --merge-threads} (1), {@code --clusters} (500: how many clusters the vectors form),
-     *             {@code --keep} (keep the index)
+     *             {@code --vectors-file} and {@code --queries-file} (real embeddings instead of clustered ones:
+     *             files of 384-dimensional float32 rows, {@link EmbedLines}; the queries are all the rows of the
+     *             second), {@code --keep} (keep the index)
      * @throws IOException when the index or the result file cannot be written
      */
     public static void main(String[] args) throws IOException {
@@ -116,13 +125,36 @@ public final class LuceneMillionBenchmark {
         result.put("ramBufferMb", ramBufferMb);
         result.put("writers", writers);
         result.put("mergeThreads", mergeThreads);
-        result.put("clusters", clusters);
+        result.put("clusters", a.containsKey("vectors-file") ? null : clusters);
+        result.put("vectorsFile", a.get("vectors-file"));
+        result.put("queriesFile", a.get("queries-file"));
         result.put("queries", queryCount);
         System.out.println("# " + result);
 
         LuceneMillionBenchmark.deleteTree(dir);
         ClusteredVectors shape = new ClusteredVectors(clusters, DIMENSION, ClusteredVectors.STANDARD_NOISE,
                 ClusteredVectors.SEED);
+        ChunkVectors source;
+        float[][] queries;
+        if (a.containsKey("vectors-file")) {
+            VectorFile file = new VectorFile(Path.of(a.get("vectors-file")), DIMENSION);
+            if (file.rows() < n) {
+                throw new IllegalArgumentException(a.get("vectors-file") + " holds " + file.rows() + " vectors, "
+                        + n + " asked for");
+            }
+            // a changed file (d >= documents) gets the vectors of the document half the index away
+            source = d -> file.rows((d < documents ? d : (d + documents / 2) % documents) * CHUNKS_PER_DOCUMENT,
+                    CHUNKS_PER_DOCUMENT);
+            if (!a.containsKey("queries-file")) {
+                throw new IllegalArgumentException("--vectors-file needs --queries-file: the query vectors, "
+                        + "embedded by the same model");
+            }
+            VectorFile q = new VectorFile(Path.of(a.get("queries-file")), DIMENSION);
+            queries = q.rows(0, Math.min(queryCount, q.rows()));
+        } else {
+            source = d -> shape.vectors(CHUNKS_PER_DOCUMENT, d);
+            queries = shape.vectors(queryCount, 2);
+        }
         long start = System.nanoTime();
         try (LuceneDocumentStore store = LuceneDocumentStore.builder().directory(dir).dimension(DIMENSION)
                 .vectorEncoding(encoding).maxConn(maxConn).beamWidth(beamWidth).ramBufferMb(ramBufferMb)
@@ -137,7 +169,7 @@ public final class LuceneMillionBenchmark {
                         for (int d = next.getAndIncrement(); d < documents; d = next.getAndIncrement()) {
                             long g = System.nanoTime();
                             StoredDocument doc = document(tenants, d);
-                            List<StoredChunk> chunks = chunks(shape, doc, d);
+                            List<StoredChunk> chunks = chunks(source, doc, d);
                             generatingNanos.addAndGet(System.nanoTime() - g);
                             store.upsert(doc, chunks);
                             if ((d + 1) % Math.max(1, documents / 20) == 0) {
@@ -184,14 +216,13 @@ public final class LuceneMillionBenchmark {
         result.put("diskMb", round(size(dir) / 1048576.0));
         result.put("files", files(dir));
 
-        float[][] queries = shape.vectors(queryCount, 2);
         List<Config> configs = tenants == 1
                 ? List.of(new Config("all", tenantOf(1, 0), 1000), new Config("metadata-10%", tenantOf(1, 0), 100),
                         new Config("metadata-1%", tenantOf(1, 0), 10))
                 : List.of(new Config("tenant-10%", "t0", 1000), new Config("tenant-0.9%", "t1", 1000),
                         new Config("tenant-10% metadata-10%", "t0", 100));
         long t = System.nanoTime();
-        int[][][] truth = exact(shape, tenants, documents, queries, configs);
+        int[][][] truth = exact(source, tenants, documents, queries, configs);
         result.put("exactSearchMsPerQueryAllConfigs", round((System.nanoTime() - t) / 1e6 / queryCount));
         System.out.printf(Locale.ROOT, "# exact ground truth: %.1f s%n", (System.nanoTime() - t) / 1e9);
 
@@ -243,7 +274,7 @@ public final class LuceneMillionBenchmark {
             for (int i = 0; i < nanos.length; i++) {
                 int d = (int) ((i * 7919L) % documents);
                 StoredDocument doc = document(tenants, d);
-                List<StoredChunk> chunks = chunks(shape, doc, d + documents); // new vectors: a changed file
+                List<StoredChunk> chunks = chunks(source, doc, d + documents); // new vectors: a changed file
                 long s = System.nanoTime();
                 store.upsert(doc, chunks);
                 nanos[i] = System.nanoTime() - s;
@@ -298,9 +329,9 @@ public final class LuceneMillionBenchmark {
                 .metadata(Map.of("bucket", Integer.toString(bucket(d)))).build();
     }
 
-    /** The 10 chunks of document {@code d} (vectors from seed {@code seed}), with ~1 KB of markdown each. */
-    static List<StoredChunk> chunks(ClusteredVectors shape, StoredDocument doc, int seed) {
-        float[][] vectors = shape.vectors(CHUNKS_PER_DOCUMENT, seed);
+    /** The 10 chunks of a document (vectors {@code source.of(seed)}), with ~1 KB of markdown each. */
+    static List<StoredChunk> chunks(ChunkVectors source, StoredDocument doc, int seed) {
+        float[][] vectors = source.of(seed);
         List<StoredChunk> out = new ArrayList<>(CHUNKS_PER_DOCUMENT);
         for (int i = 0; i < CHUNKS_PER_DOCUMENT; i++) {
             long h = mix(seed * 31L + i);
@@ -329,7 +360,7 @@ public final class LuceneMillionBenchmark {
      * Exact top-10 chunk keys ({@code d * 10 + chunk}) per configuration and query, regenerating the vectors
      * document by document (the store normalises vectors; these are unit vectors already, so dot = cosine).
      */
-    static int[][][] exact(ClusteredVectors shape, int tenants, int documents, float[][] queries,
+    static int[][][] exact(ChunkVectors source, int tenants, int documents, float[][] queries,
             List<Config> configs) {
         int qn = queries.length;
         TopK[][] tops = new TopK[configs.size()][qn];
@@ -348,7 +379,7 @@ public final class LuceneMillionBenchmark {
             if (!any) {
                 continue;
             }
-            float[][] vectors = shape.vectors(CHUNKS_PER_DOCUMENT, d);
+            float[][] vectors = source.of(d);
             for (int i = 0; i < CHUNKS_PER_DOCUMENT; i++) {
                 float[] v = vectors[i];
                 for (int q = 0; q < qn; q++) {
@@ -495,8 +526,8 @@ public final class LuceneMillionBenchmark {
             }
             return sb.append(']').toString();
         }
-        if (o instanceof Number || o instanceof Boolean) {
-            return o.toString();
+        if (o == null || o instanceof Number || o instanceof Boolean) {
+            return String.valueOf(o);
         }
         return '"' + String.valueOf(o).replace("\\", "\\\\").replace("\"", "\\\"") + '"';
     }
