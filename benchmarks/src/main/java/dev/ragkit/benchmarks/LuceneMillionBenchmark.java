@@ -149,8 +149,7 @@ public final class LuceneMillionBenchmark {
                 throw new IllegalArgumentException("--vectors-file needs --queries-file: the query vectors, "
                         + "embedded by the same model");
             }
-            VectorFile q = new VectorFile(Path.of(a.get("queries-file")), DIMENSION);
-            queries = q.rows(0, Math.min(queryCount, q.rows()));
+            queries = queryVectors(queryCount, Path.of(a.get("queries-file")));
         } else {
             source = d -> shape.vectors(CHUNKS_PER_DOCUMENT, d);
             queries = shape.vectors(queryCount, 2);
@@ -303,6 +302,17 @@ public final class LuceneMillionBenchmark {
     public static float[][] queryVectors(int count) {
         return new ClusteredVectors(ClusteredVectors.STANDARD_CLUSTERS, DIMENSION, ClusteredVectors.STANDARD_NOISE,
                 ClusteredVectors.SEED).vectors(count, 2);
+    }
+
+    /**
+     * @param count how many, at most
+     * @param file  a file of query vectors ({@link EmbedLines})
+     * @return its first {@code count} vectors, normalised
+     * @throws IOException when it cannot be read
+     */
+    public static float[][] queryVectors(int count, Path file) throws IOException {
+        VectorFile q = new VectorFile(file, DIMENSION);
+        return q.rows(0, Math.min(count, q.rows()));
     }
 
     static String tenantOf(int tenants, int d) {

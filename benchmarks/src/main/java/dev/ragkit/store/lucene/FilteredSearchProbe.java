@@ -66,14 +66,16 @@ public final class FilteredSearchProbe {
     }
 
     /**
-     * @param args the index folder, the candidates per search (100), the queries (200)
+     * @param args the index folder, the candidates per search (100), the queries (200), and a file of query vectors
+     *             ({@code LuceneMillionBenchmark --queries-file}) for an index built from real embeddings
      * @throws IOException when the index cannot be read
      */
     public static void main(String[] args) throws IOException {
         Path dir = Path.of(args[0]);
         int fetch = args.length > 1 ? Integer.parseInt(args[1]) : 100;
         int count = args.length > 2 ? Integer.parseInt(args[2]) : 200;
-        float[][] queries = LuceneMillionBenchmark.queryVectors(count);
+        float[][] queries = args.length > 3 ? LuceneMillionBenchmark.queryVectors(count, Path.of(args[3]))
+                : LuceneMillionBenchmark.queryVectors(count);
         try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(dir))) {
             IndexSearcher searcher = new IndexSearcher(reader);
             System.out.printf(Locale.ROOT, "# %s: %d segments, %d documents, %d candidates, %d queries, %s %s%n", dir,
