@@ -53,10 +53,14 @@ final class ClusteredVectors {
         return out;
     }
 
-    private static float[] normalise(float[] v) {
+    /** Scales {@code v} to unit length in place (a zero vector stays zero) and returns it. */
+    static float[] normalise(float[] v) {
         double norm = 0;
         for (float x : v) {
             norm += (double) x * x;
+        }
+        if (norm == 0) {
+            return v;
         }
         float inv = (float) (1 / Math.sqrt(norm));
         for (int i = 0; i < v.length; i++) {

@@ -45,8 +45,9 @@ public final class EmbedLines {
         long limit = args.length > 3 ? Long.parseLong(args[3]) : Long.MAX_VALUE;
         boolean queries = args.length > 4 && args[4].equals("query");
         int dimension = embedder.embed(List.of("dimension"))[0].length;
-        long done = Files.exists(out) ? Files.size(out) / (4L * dimension) : 0;
-        if (Files.exists(out) && Files.size(out) % (4L * dimension) != 0) {
+        long size = Files.exists(out) ? Files.size(out) : 0;
+        long done = size / (4L * dimension);
+        if (size % (4L * dimension) != 0) {
             throw new IllegalStateException(out + " ends in a partial row; truncate it to a multiple of "
                     + 4 * dimension + " bytes");
         }
@@ -66,9 +67,9 @@ public final class EmbedLines {
                 row++;
                 if (batch.size() == BATCH || row == limit) {
                     embedded += write(embedder, batch, queries, dimension, o);
-                    double s = (System.nanoTime() - start) / 1e9;
                     if (embedded % (BATCH * 40) == 0) {
-                        System.out.printf(Locale.ROOT, "%,d rows (%.0f texts/s)%n", row, embedded / s);
+                        System.out.printf(Locale.ROOT, "%,d rows (%.0f texts/s)%n", row,
+                                embedded / ((System.nanoTime() - start) / 1e9));
                     }
                 }
             }

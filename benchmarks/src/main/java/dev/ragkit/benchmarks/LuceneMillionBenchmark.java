@@ -132,8 +132,6 @@ public final class LuceneMillionBenchmark {
         System.out.println("# " + result);
 
         LuceneMillionBenchmark.deleteTree(dir);
-        ClusteredVectors shape = new ClusteredVectors(clusters, DIMENSION, ClusteredVectors.STANDARD_NOISE,
-                ClusteredVectors.SEED);
         ChunkVectors source;
         float[][] queries;
         if (a.containsKey("vectors-file")) {
@@ -151,6 +149,8 @@ public final class LuceneMillionBenchmark {
             }
             queries = queryVectors(queryCount, Path.of(a.get("queries-file")));
         } else {
+            ClusteredVectors shape = new ClusteredVectors(clusters, DIMENSION, ClusteredVectors.STANDARD_NOISE,
+                    ClusteredVectors.SEED);
             source = d -> shape.vectors(CHUNKS_PER_DOCUMENT, d);
             queries = shape.vectors(queryCount, 2);
         }

@@ -56,21 +56,8 @@ final class VectorFile {
         float[][] out = new float[count][dimension];
         for (int r = 0; r < count; r++) {
             floats.get((from + r) * dimension, out[r]);
-            normalise(out[r]);
+            ClusteredVectors.normalise(out[r]);
         }
         return out;
-    }
-
-    private static void normalise(float[] v) {
-        double norm = 0;
-        for (float x : v) {
-            norm += (double) x * x;
-        }
-        if (norm > 0) {
-            float inv = (float) (1 / Math.sqrt(norm));
-            for (int i = 0; i < v.length; i++) {
-                v[i] *= inv;
-            }
-        }
     }
 }
