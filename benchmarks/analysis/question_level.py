@@ -18,14 +18,20 @@ def auc(pos, neg):
     return (pos[:, None] > neg[None, :]).mean() + (pos[:, None] == neg[None, :]).mean() / 2
 
 
+def relevances(record):
+    """CalibratedRelevance of each hit of one question of a signals file."""
+    hits = np.array([h[:3] for h in record["hits"]]).reshape(-1, 3)
+    return 1 / (1 + np.exp(-(hits @ np.array(WITH_KEYWORDS[:3]) + WITH_KEYWORDS[3])))
+
+
 def load(path):
     feats, labels = [], []
     for line in open(path):
         r = json.loads(line)
-        hits = np.array([h[:3] for h in r["hits"]])
-        if len(hits) == 0:
+        rel = relevances(r)
+        if len(rel) == 0:
             continue
-        rel = 1 / (1 + np.exp(-(hits @ np.array(WITH_KEYWORDS[:3]) + WITH_KEYWORDS[3])))
+        hits = np.array([h[:3] for h in r["hits"]])
         order = np.argsort(-rel)
         z = np.sort(hits[:, 0])[::-1]
         feats.append(dict(maxrel=rel[order[0]], rel2=rel[order[1]] if len(order) > 1 else 0.0,
@@ -49,18 +55,19 @@ def predict(a, model):
     return 1 / (1 + np.exp(-np.hstack([(a - mu) / sd, np.ones((len(a), 1))]) @ w))
 
 
-for path in sys.argv[1:]:
-    feats, y = load(path)
-    print(f"{path}: {len(y)} questions, {y.sum()} answerable")
-    for names in (["maxrel"], ["maxrel", "gap"], ["maxrel", "gap", "rel2", "n30"]):
-        a = np.array([[f[n] for n in names] for f in feats])
-        idx = np.arange(len(y))
-        results = []
-        for half in (0, 1):
-            train, test = idx % 2 == half, idx % 2 != half
-            p = predict(a[test], fit(a[train], y[train]))
-            neg = np.sort(p[y[test] == 0])
-            bar = neg[int(0.9 * len(neg))]
-            results.append((auc(p[y[test] == 1], p[y[test] == 0]), (p[y[test] == 1] > bar).mean()))
-        mean_auc, passing = np.mean(results, 0)
-        print(f"  {' + '.join(names):28s} AUC {mean_auc:.3f}  answerable passing at 90% routed {passing:.3f}")
+if __name__ == "__main__":
+    for path in sys.argv[1:]:
+        feats, y = load(path)
+        print(f"{path}: {len(y)} questions, {y.sum()} answerable")
+        for names in (["maxrel"], ["maxrel", "gap"], ["maxrel", "gap", "rel2", "n30"]):
+            a = np.array([[f[n] for n in names] for f in feats])
+            idx = np.arange(len(y))
+            results = []
+            for half in (0, 1):
+                train, test = idx % 2 == half, idx % 2 != half
+                p = predict(a[test], fit(a[train], y[train]))
+                neg = np.sort(p[y[test] == 0])
+                bar = neg[int(0.9 * len(neg))]
+                results.append((auc(p[y[test] == 1], p[y[test] == 0]), (p[y[test] == 1] > bar).mean()))
+            mean_auc, passing = np.mean(results, 0)
+            print(f"  {' + '.join(names):28s} AUC {mean_auc:.3f}  answerable passing at 90% routed {passing:.3f}")
