@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ragkit.embedding.Embedders;
+import dev.ragkit.store.lucene.VectorFormatProbe;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -71,6 +74,36 @@ final class VectorFileTest {
         // 1,000 vectors, 100 candidates: the graph finds the exact neighbours in the file
         assertThat(json).containsPattern(
                 "\"filter\": \"all\", \"candidates\": 100, [^}]*\"recallAt10\": (1\\.0|0\\.9[5-9])");
+    }
+
+    @Test
+    void formatProbe_comparesFloatAndInt8IndexesOfTheSameVectors_andRefusesThemSwapped() throws Exception {
+        Path vectors = write(dir.resolve("index.f32"), 1_000, 1);
+        Path queries = write(dir.resolve("queries.f32"), 20, 2);
+        for (String format : new String[] {"float", "int8"}) {
+            LuceneMillionBenchmark.main(new String[] {"--n", "1000", "--vectors", format, "--vectors-file",
+                vectors.toString(), "--queries-file", queries.toString(), "--queries", "20", "--candidates", "100",
+                "--dir", dir.resolve(format).toString(), "--out", dir.resolve(format + ".json").toString(), "--keep"});
+        }
+        PrintStream console = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            VectorFormatProbe.main(new String[] {dir.resolve("float").toString(), dir.resolve("int8").toString(),
+                queries.toString(), "20", "100"});
+        } finally {
+            System.setOut(console);
+        }
+        String report = printed.toString(StandardCharsets.UTF_8);
+        // 1,000 vectors and 100 candidates: both find the float index's exact top 10 (int8 after re-scoring)
+        for (String line : new String[] {"all, 100 candidates, float", "all, 100 candidates, int8",
+            "metadata 10 %, 100 candidates, float", "metadata 10 %, 100 candidates, int8"}) {
+            assertThat(report).containsPattern(line + ": p50 [0-9.]+ ms, p95 [0-9.]+ ms, mean [0-9.]+ ms,"
+                    + " recall@10 (1\\.000|0\\.9[5-9]\\d)");
+        }
+        assertThatThrownBy(() -> VectorFormatProbe.main(new String[] {dir.resolve("int8").toString(),
+            dir.resolve("float").toString(), queries.toString(), "20", "100"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holds int8 vectors");
     }
 
     private static Path write(Path file, int rows, long seed) throws IOException {

@@ -631,8 +631,8 @@ public final class LuceneDocumentStore implements DocumentStore {
         }
 
         /**
-         * @param encoding how the HNSW graph's vectors are kept: {@link VectorEncoding#FLOAT32} (the default for a
-         *                 new index) or {@link VectorEncoding#INT8} (scalar-quantized). Recorded in the index when it
+         * @param encoding how the HNSW graph's vectors are kept: {@link VectorEncoding#INT8} (scalar-quantized, the
+         *                 default for a new index) or {@link VectorEncoding#FLOAT32}. Recorded in the index when it
          *                 is created; an index recorded with another encoding refuses to open. Without this setting
          *                 an existing index is opened with the encoding it records
          * @return this builder

@@ -94,7 +94,7 @@ final class LuceneSearch {
         String text = request.queryText();
         Query textQuery = text == null ? null : LuceneQueries.text(analyzer, text);
         int k = request.k();
-        List<Candidate> byVector = vector == null ? List.of() : vectorTopK(vector, filter, k);
+        List<Candidate> byVector = vector == null ? List.of() : vectorTopK(request, vector, filter, k);
         if (text == null) {
             return hits(byVector);
         }
@@ -116,12 +116,13 @@ final class LuceneSearch {
         return hits(all);
     }
 
-    private List<Candidate> vectorTopK(float[] vector, Query filter, int k) throws IOException {
+    private List<Candidate> vectorTopK(SearchRequest request, float[] vector, Query filter, int k) throws IOException {
         float[] unit = LuceneFields.normalized(vector);
         // the graph search collects graphCandidates neighbours (its beam); more candidates, better recall
         int fetch = Math.min(maxCandidates, Math.max(graphCandidates, k + 10));
         while (true) {
-            TopDocs top = searcher.search(new FilteredKnnQuery(LuceneFields.VECTOR, unit, fetch, filter), fetch);
+            Query knnFilter = LuceneQueries.vectorFilter(request, searcher.getIndexReader(), filter, fetch);
+            TopDocs top = searcher.search(new FilteredKnnQuery(LuceneFields.VECTOR, unit, fetch, knnFilter), fetch);
             ScoreDoc[] docs = rescore ? rescored(top.scoreDocs, unit) : top.scoreDocs;
             int load = contenders(docs, k, VECTOR_SCORE_SLACK);
             List<Candidate> found = candidates(docs, load);

@@ -15,8 +15,11 @@ import org.jspecify.annotations.Nullable;
  * {@link VectorEncoding} and graph parameters, and merge settings suited to incremental re-indexing.
  */
 final class VectorFormats {
-    /** The encoding of a new index when none is configured. */
-    static final VectorEncoding DEFAULT_ENCODING = VectorEncoding.FLOAT32;
+    /**
+     * The encoding of a new index when none is configured: int8, which at a million chunks searched faster than float
+     * in every interleaved measurement, with the same recall or better (design notes, "float or int8, interleaved").
+     */
+    static final VectorEncoding DEFAULT_ENCODING = VectorEncoding.INT8;
     /** Lucene's default: neighbours kept per graph node. */
     static final int DEFAULT_MAX_CONN = Lucene99HnswVectorsFormat.DEFAULT_MAX_CONN;
     /** Lucene's default: candidates considered when inserting a node into the graph. */

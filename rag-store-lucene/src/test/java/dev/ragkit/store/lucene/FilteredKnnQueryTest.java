@@ -3,6 +3,7 @@ package dev.ragkit.store.lucene;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ragkit.store.MetadataFilter;
+import dev.ragkit.store.PromotionLevel;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.SearchHit;
 import dev.ragkit.store.SearchRequest;
@@ -20,6 +21,7 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.search.knn.TopKnnCollectorManager;
@@ -93,6 +95,87 @@ final class FilteredKnnQueryTest {
                         .sorted(Comparator.comparingDouble((StoredChunk c) -> -DocumentStoreContract.cosine(query, c.embedding())))
                         .limit(10).map(StoredChunk::sourceId).toList();
                 assertThat(hits).extracting(SearchHit::sourceId).containsExactlyElementsOf(expected);
+            }
+        }
+    }
+
+    @Test
+    void vectorFilter_isDropped_onlyWhenItPassesEveryVectorOfTheIndex() throws IOException {
+        Path dir = tmp.resolve("idx");
+        try (LuceneDocumentStore store = LuceneDocumentStore.builder().directory(dir)
+                .commitMode(LuceneDocumentStore.CommitMode.BATCHED).build()) {
+            fill(store, 50, new Random(3));
+        }
+        float[] v = vector(new Random(4));
+        SearchRequest plain = SearchRequest.builder(Scope.of("t")).vector(v).k(5).build();
+        SearchRequest unrestricted = SearchRequest.builder(Scope.unrestricted("t")).vector(v).k(5).build();
+        SearchRequest metadata = SearchRequest.builder(Scope.of("t")).vector(v).k(5)
+                .metadataFilter(MetadataFilter.lessThan("bucket", 3)).build();
+        SearchRequest typed = SearchRequest.builder(Scope.of("t")).vector(v).k(5).docTypes("md").build();
+        SearchRequest promoted = SearchRequest.builder(Scope.of("t")).vector(v).k(5)
+                .minPromotion(PromotionLevel.IMPORTANT).build();
+        SearchRequest otherTenant = SearchRequest.builder(Scope.of("u")).vector(v).k(5).build();
+        try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(dir))) {
+            // small enough to be searched exactly (100 documents, 100 neighbours): the filter stays, and with it
+            // the exact search FilteredKnnQuery chooses
+            assertThat(LuceneQueries.vectorFilter(plain, reader, LuceneQueries.chunks(plain), 100)).isNotNull();
+            // one tenant, nothing tagged, too large for exact search (1 neighbour: more than 20 documents): the
+            // scope's clauses pass every chunk, and only chunks have vectors
+            assertThat(LuceneQueries.vectorFilter(plain, reader, LuceneQueries.chunks(plain), 1)).isNull();
+            assertThat(LuceneQueries.vectorFilter(unrestricted, reader, LuceneQueries.chunks(unrestricted), 1))
+                    .isNull();
+            for (SearchRequest narrowing : List.of(metadata, typed, promoted, otherTenant)) {
+                Query chunks = LuceneQueries.chunks(narrowing);
+                assertThat(LuceneQueries.vectorFilter(narrowing, reader, chunks, 1)).isSameAs(chunks);
+            }
+        }
+        try (LuceneDocumentStore store = LuceneDocumentStore.builder().directory(dir).build()) {
+            StoredDocument tagged = StoredDocument.builder().tenant("t").path("secret.md").accessTags("hr").build();
+            store.upsert(tagged, List.of(new StoredChunk(tagged.id(), 0, "secret", vector(new Random(5)), 1, 1, 1,
+                    null, null)));
+        }
+        try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(dir))) {
+            // a tagged document: a scope that sees only untagged ones needs its filter, an unrestricted one does not
+            assertThat(LuceneQueries.vectorFilter(plain, reader, LuceneQueries.chunks(plain), 1)).isNotNull();
+            assertThat(LuceneQueries.vectorFilter(unrestricted, reader, LuceneQueries.chunks(unrestricted), 1))
+                    .isNull();
+        }
+        try (LuceneDocumentStore store = LuceneDocumentStore.builder().directory(dir).build()) {
+            StoredDocument other = StoredDocument.builder().tenant("u").path("other.md").build();
+            store.upsert(other, List.of(new StoredChunk(other.id(), 0, "other", vector(new Random(6)), 1, 1, 1,
+                    null, null)));
+        }
+        try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(dir))) {
+            // a second tenant: every search keeps its tenant clause
+            assertThat(LuceneQueries.vectorFilter(unrestricted, reader, LuceneQueries.chunks(unrestricted), 1))
+                    .isNotNull();
+        }
+    }
+
+    @Test
+    void search_afterReplacements_withoutTheFilter_neverReturnsAReplacedChunk() {
+        Random random = new Random(11);
+        try (LuceneDocumentStore store = LuceneDocumentStore.builder().directory(tmp.resolve("idx"))
+                .commitMode(LuceneDocumentStore.CommitMode.BATCHED).build()) {
+            // 1,200 documents: too many for an exact search, so the graph is searched without the scope's filter
+            List<StoredChunk> all = fill(store, 1_200, random);
+            // replace every other document: the index then has deletions, and the graph still holds the old vectors
+            for (int i = 0; i < 1_200; i += 2) {
+                StoredDocument doc = StoredDocument.builder().tenant("t").path("d" + i + ".md")
+                        .metadata(Map.of("bucket", Integer.toString(i % 100))).build();
+                StoredChunk chunk = new StoredChunk(doc.id(), 0, "replaced " + i, vector(random), 2, 1, 1, null, null);
+                store.upsert(doc, List.of(chunk));
+                all.set(i, chunk);
+            }
+            store.flush();
+            for (int q = 0; q < 10; q++) {
+                float[] query = vector(random);
+                List<SearchHit> hits = store.search(SearchRequest.builder(Scope.of("t")).vector(query).k(10).build());
+                List<String> expected = all.stream()
+                        .sorted(Comparator.comparingDouble((StoredChunk c) -> -DocumentStoreContract.cosine(query, c.embedding())))
+                        .limit(10).map(c -> c.sourceId() + " " + c.text()).toList();
+                assertThat(hits).extracting(h -> h.sourceId() + " " + h.chunk().text())
+                        .containsExactlyElementsOf(expected);
             }
         }
     }

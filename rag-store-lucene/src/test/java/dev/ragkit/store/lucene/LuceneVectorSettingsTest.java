@@ -141,8 +141,14 @@ final class LuceneVectorSettingsTest {
     }
 
     @Test
-    void floatIsTheDefault_andRecorded() throws IOException {
-        try (LuceneDocumentStore store = at("f").build()) {
+    void int8IsTheDefault_andRecorded_floatIsWrittenWhenAskedFor() throws IOException {
+        try (LuceneDocumentStore store = at("d").build()) {
+            fill(store);
+            assertThat(store.vectorEncoding()).isEqualTo(VectorEncoding.INT8);
+        }
+        assertThat(commitData(tmp.resolve("d"))).containsEntry(LuceneIndex.KEY_VECTORS, "int8");
+        assertThat(formats(tmp.resolve("d"))).containsExactly("Lucene99HnswScalarQuantizedVectorsFormat");
+        try (LuceneDocumentStore store = at("f").vectorEncoding(VectorEncoding.FLOAT32).build()) {
             fill(store);
             assertThat(store.vectorEncoding()).isEqualTo(VectorEncoding.FLOAT32);
         }
