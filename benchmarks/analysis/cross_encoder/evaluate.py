@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from question_level import auc, fit, predict, relevances  # noqa: E402
+from question_level import halves, relevances  # noqa: E402
 from bert import Tok, batch, load_onnx  # noqa: E402
 
 
@@ -66,16 +66,7 @@ def main(hits_file, signals_file, weights, k=5):
     feats = dict(relevance=np.array([base[i][0] for i in ids]), cross_encoder=np.array(ce))
     print(f'{hits_file}: {len(y)} questions, {y.sum()} answerable')
     for names in (['relevance'], ['cross_encoder'], ['relevance', 'cross_encoder']):
-        a = np.stack([feats[n] for n in names], 1)
-        idx = np.arange(len(y))
-        results = []
-        for half in (0, 1):
-            train, test = idx % 2 == half, idx % 2 != half
-            p = predict(a[test], fit(a[train], y[train]))
-            neg = np.sort(p[y[test] == 0])
-            bar = neg[int(0.9 * len(neg))]
-            results.append((auc(p[y[test] == 1], p[y[test] == 0]), (p[y[test] == 1] > bar).mean()))
-        m = np.mean(results, 0)
+        m = halves(np.stack([feats[n] for n in names], 1), y)
         print(f"  {' + '.join(names):30s} AUC {m[0]:.3f}  answerable passing at 90% routed {m[1]:.3f}")
     share = lambda g: np.mean([x for x, a in zip(g, answerable) if a])
     print(f'  the answer is in the cross-encoder\'s best hit for {share(gold_top):.3f} of answerable questions,'

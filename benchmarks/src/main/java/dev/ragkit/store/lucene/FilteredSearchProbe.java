@@ -54,7 +54,7 @@ public final class FilteredSearchProbe {
     }
 
     /** Always exact: the ground truth under the filter. */
-    private static final class Exact extends KnnFloatVectorQuery {
+    static final class Exact extends KnnFloatVectorQuery {
         Exact(float[] v, int k, Query filter) {
             super(LuceneFields.VECTOR, v, k, filter);
         }

@@ -15,15 +15,9 @@ import java.util.Locale;
 import java.util.Set;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.KnnFloatVectorQuery;
-import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.search.knn.KnnCollectorManager;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.util.Bits;
 
 /**
  * Float against int8 vectors on the same chunks, interleaved: two indexes that {@link LuceneMillionBenchmark} kept
@@ -42,18 +36,6 @@ import org.apache.lucene.util.Bits;
  */
 public final class VectorFormatProbe {
     private VectorFormatProbe() {
-    }
-
-    /** Always exact: the ground truth. */
-    private static final class Exact extends KnnFloatVectorQuery {
-        Exact(float[] v, int k, Query filter) {
-            super(LuceneFields.VECTOR, v, k, filter);
-        }
-
-        @Override
-        protected TopDocs approximateSearch(LeafReaderContext c, Bits accept, int limit, KnnCollectorManager m) {
-            return FilteredKnnQuery.INCOMPLETE;
-        }
     }
 
     /**
@@ -92,7 +74,7 @@ public final class VectorFormatProbe {
                     SearchRequest request = rb.build();
                     requests.add(request);
                     Set<String> keys = new HashSet<>();
-                    for (ScoreDoc d : searchers[0].search(new Exact(LuceneFields.normalized(q), 10,
+                    for (ScoreDoc d : searchers[0].search(new FilteredSearchProbe.Exact(LuceneFields.normalized(q), 10,
                             LuceneQueries.chunks(request)), 10).scoreDocs) {
                         Document doc = searchers[0].storedFields().document(d.doc);
                         keys.add(doc.get(LuceneFields.DOC_ID) + ":" + doc.get(LuceneFields.INDEX));

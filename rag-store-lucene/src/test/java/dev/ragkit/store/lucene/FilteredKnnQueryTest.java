@@ -161,11 +161,7 @@ final class FilteredKnnQueryTest {
             List<StoredChunk> all = fill(store, 1_200, random);
             // replace every other document: the index then has deletions, and the graph still holds the old vectors
             for (int i = 0; i < 1_200; i += 2) {
-                StoredDocument doc = StoredDocument.builder().tenant("t").path("d" + i + ".md")
-                        .metadata(Map.of("bucket", Integer.toString(i % 100))).build();
-                StoredChunk chunk = new StoredChunk(doc.id(), 0, "replaced " + i, vector(random), 2, 1, 1, null, null);
-                store.upsert(doc, List.of(chunk));
-                all.set(i, chunk);
+                all.set(i, put(store, i, "replaced " + i, random));
             }
             store.flush();
             for (int q = 0; q < 10; q++) {
@@ -184,13 +180,18 @@ final class FilteredKnnQueryTest {
     private static List<StoredChunk> fill(LuceneDocumentStore store, int n, Random random) {
         List<StoredChunk> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            StoredDocument doc = StoredDocument.builder().tenant("t").path("d" + i + ".md")
-                    .metadata(Map.of("bucket", Integer.toString(i % 100))).build();
-            StoredChunk chunk = new StoredChunk(doc.id(), 0, "chunk " + i, vector(random), 2, 1, 1, null, null);
-            store.upsert(doc, List.of(chunk));
-            out.add(chunk);
+            out.add(put(store, i, "chunk " + i, random));
         }
         return out;
+    }
+
+    /** Document {@code d<i>.md} (bucket {@code i % 100}) as one chunk with this text and a random vector. */
+    private static StoredChunk put(LuceneDocumentStore store, int i, String text, Random random) {
+        StoredDocument doc = StoredDocument.builder().tenant("t").path("d" + i + ".md")
+                .metadata(Map.of("bucket", Integer.toString(i % 100))).build();
+        StoredChunk chunk = new StoredChunk(doc.id(), 0, text, vector(random), 2, 1, 1, null, null);
+        store.upsert(doc, List.of(chunk));
+        return chunk;
     }
 
     private static int bucket(StoredChunk c) {
