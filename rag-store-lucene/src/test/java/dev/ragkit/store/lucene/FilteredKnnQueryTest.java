@@ -83,17 +83,15 @@ final class FilteredKnnQueryTest {
     @Test
     void search_selectiveMetadataFilter_findsTheExactNearestChunks() {
         Random random = new Random(42);
-        try (LuceneDocumentStore store = LuceneDocumentStore.builder().directory(tmp.resolve("idx"))
-                .commitMode(LuceneDocumentStore.CommitMode.BATCHED).build()) {
+        try (LuceneDocumentStore store = batched()) {
             List<StoredChunk> all = fill(store, 3_000, random);
             for (int q = 0; q < 10; q++) {
                 float[] query = vector(random);
                 List<SearchHit> hits = store.search(SearchRequest.builder(Scope.of("t")).vector(query).k(10)
                         .metadataFilter(MetadataFilter.lessThan("bucket", 3)).build());
 
-                List<String> expected = all.stream().filter(c -> bucket(c) < 3)
-                        .sorted(Comparator.comparingDouble((StoredChunk c) -> -DocumentStoreContract.cosine(query, c.embedding())))
-                        .limit(10).map(StoredChunk::sourceId).toList();
+                List<String> expected = nearest(all.stream().filter(c -> bucket(c) < 3).toList(), query).stream()
+                        .map(StoredChunk::sourceId).toList();
                 assertThat(hits).extracting(SearchHit::sourceId).containsExactlyElementsOf(expected);
             }
         }
@@ -155,8 +153,7 @@ final class FilteredKnnQueryTest {
     @Test
     void search_afterReplacements_withoutTheFilter_neverReturnsAReplacedChunk() {
         Random random = new Random(11);
-        try (LuceneDocumentStore store = LuceneDocumentStore.builder().directory(tmp.resolve("idx"))
-                .commitMode(LuceneDocumentStore.CommitMode.BATCHED).build()) {
+        try (LuceneDocumentStore store = batched()) {
             // 1,200 documents: too many for an exact search, so the graph is searched without the scope's filter
             List<StoredChunk> all = fill(store, 1_200, random);
             // replace every other document: the index then has deletions, and the graph still holds the old vectors
@@ -167,13 +164,22 @@ final class FilteredKnnQueryTest {
             for (int q = 0; q < 10; q++) {
                 float[] query = vector(random);
                 List<SearchHit> hits = store.search(SearchRequest.builder(Scope.of("t")).vector(query).k(10).build());
-                List<String> expected = all.stream()
-                        .sorted(Comparator.comparingDouble((StoredChunk c) -> -DocumentStoreContract.cosine(query, c.embedding())))
-                        .limit(10).map(c -> c.sourceId() + " " + c.text()).toList();
+                List<String> expected = nearest(all, query).stream().map(c -> c.sourceId() + " " + c.text()).toList();
                 assertThat(hits).extracting(h -> h.sourceId() + " " + h.chunk().text())
                         .containsExactlyElementsOf(expected);
             }
         }
+    }
+
+    private LuceneDocumentStore batched() {
+        return LuceneDocumentStore.builder().directory(tmp.resolve("idx")).commitMode(LuceneDocumentStore.CommitMode.BATCHED)
+                .build();
+    }
+
+    /** The ten chunks nearest the query by cosine, nearest first: the exact answer. */
+    private static List<StoredChunk> nearest(List<StoredChunk> chunks, float[] query) {
+        return chunks.stream().sorted(Comparator.comparingDouble(
+                (StoredChunk c) -> -DocumentStoreContract.cosine(query, c.embedding()))).limit(10).toList();
     }
 
     /** Documents of one chunk each, in 100 buckets by their number (metadata {@code bucket}). */
