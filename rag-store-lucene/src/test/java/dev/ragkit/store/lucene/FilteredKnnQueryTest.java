@@ -53,8 +53,7 @@ final class FilteredKnnQueryTest {
     @Test
     void approximateSearch_selectiveFilter_leavesTheGraphAlone_noFilter_searchesIt() throws IOException {
         Path dir = tmp.resolve("idx");
-        try (LuceneDocumentStore store = LuceneDocumentStore.builder().directory(dir)
-                .commitMode(LuceneDocumentStore.CommitMode.BATCHED).build()) {
+        try (LuceneDocumentStore store = batched()) {
             fill(store, 300, new Random(7));
         }
         try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(dir))) {
@@ -100,8 +99,7 @@ final class FilteredKnnQueryTest {
     @Test
     void vectorFilter_isDropped_onlyWhenItPassesEveryVectorOfTheIndex() throws IOException {
         Path dir = tmp.resolve("idx");
-        try (LuceneDocumentStore store = LuceneDocumentStore.builder().directory(dir)
-                .commitMode(LuceneDocumentStore.CommitMode.BATCHED).build()) {
+        try (LuceneDocumentStore store = batched()) {
             fill(store, 50, new Random(3));
         }
         float[] v = vector(new Random(4));
