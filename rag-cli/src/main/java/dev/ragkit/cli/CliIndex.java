@@ -134,8 +134,7 @@ final class CliIndex implements AutoCloseable {
         if (location.kind() == Kind.LUCENE) {
             IndexFile.requireWritableFolder(location.path().resolve("x"));
             String name = embedderOf(location, chosen, recordedEmbedder(location));
-            LuceneDocumentStore.Builder builder = lucene(location, name)
-                    .commitMode(LuceneDocumentStore.CommitMode.BATCHED);
+            LuceneDocumentStore.Builder builder = writing(location, name);
             LuceneDocumentStore store;
             try {
                 store = builder.build();
@@ -146,8 +145,7 @@ final class CliIndex implements AutoCloseable {
                 context.err.println("ragkit: another ragkit index is writing " + location.path() + "; waiting for it "
                         + "to finish (up to " + WRITE_WAIT.toMinutes() + " minutes)");
                 context.err.flush();
-                store = lucene(location, name).commitMode(LuceneDocumentStore.CommitMode.BATCHED)
-                        .lockWait(WRITE_WAIT).build();
+                store = writing(location, name).lockWait(WRITE_WAIT).build();
             }
             return new CliIndex(location, store, name, null, true, context);
         }
@@ -180,7 +178,7 @@ final class CliIndex implements AutoCloseable {
             IndexFile.requireWritableFolder(location.path());
             LuceneRebuild rebuild;
             try {
-                rebuild = lucene(location, embedder).commitMode(LuceneDocumentStore.CommitMode.BATCHED).rebuild();
+                rebuild = writing(location, embedder).rebuild();
             } catch (StoreException e) {
                 if (!(e.getCause() instanceof LockObtainFailedException)) {
                     throw e;
@@ -188,8 +186,7 @@ final class CliIndex implements AutoCloseable {
                 context.err.println("ragkit: another ragkit index is writing " + location.path() + "; waiting for it "
                         + "to finish (up to " + WRITE_WAIT.toMinutes() + " minutes)");
                 context.err.flush();
-                rebuild = lucene(location, embedder).commitMode(LuceneDocumentStore.CommitMode.BATCHED)
-                        .lockWait(WRITE_WAIT).rebuild();
+                rebuild = writing(location, embedder).lockWait(WRITE_WAIT).rebuild();
             }
             return new CliIndex(location, rebuild.store(), embedder, null, true, context, rebuild);
         }
@@ -308,6 +305,14 @@ final class CliIndex implements AutoCloseable {
         }
         LuceneDocumentStore.Builder builder = LuceneDocumentStore.builder().directory(location.path());
         return embedder == null ? builder : builder.embedder(embedder);
+    }
+
+    /**
+     * The store of a run that writes in bulk ({@code index}, {@code migrate}): batched commits, and files read
+     * without memory maps, so that what merges read is not counted in the run's resident memory.
+     */
+    private static LuceneDocumentStore.Builder writing(Location location, String embedder) {
+        return lucene(location, embedder).commitMode(LuceneDocumentStore.CommitMode.BATCHED).bulkIndexing(true);
     }
 
     /** @return documents per tenant */

@@ -75,6 +75,27 @@ final class LauncherTest {
         assertThat(badJava.err()).contains("JAVA_HOME is " + tmp.resolve("no-java")).contains("bin/java");
     }
 
+    @Test
+    void index_runsWithTheSerialCollector_theServersWithTheJvmsDefault() throws Exception {
+        Path home = Files.createDirectories(tmp.resolve("opt/ragkit"));
+        Path launcher = Files.createDirectories(home.resolve("bin")).resolve("ragkit");
+        Files.copy(LAUNCHER, launcher);
+        Files.writeString(Files.createDirectories(home.resolve("lib")).resolve("ragkit.jar"), "not run");
+        Path java = Files.createDirectories(tmp.resolve("jdk/bin")).resolve("java");
+        Files.writeString(java, "#!/bin/sh\nprintf '%s\\n' \"$@\"\n");      // prints the options it is given
+        assertThat(java.toFile().setExecutable(true)).isTrue();
+        Map<String, String> env = Map.of("JAVA_HOME", tmp.resolve("jdk").toString(), "RAGKIT_CDS", "off");
+
+        CliRun index = launch(launcher, env, "index", "docs");
+        CliRun serve = launch(launcher, env, "serve");
+
+        assertThat(index.out().lines().toList()).as(index.err())
+                .containsSubsequence("-XX:+UseSerialGC", "-jar", home.toRealPath().resolve("lib/ragkit.jar").toString(), "index")
+                .doesNotContain("-XX:TieredStopAtLevel=1");              // indexing runs long: the optimising JIT
+        assertThat(serve.out().lines().toList()).as(serve.err()).contains("serve")
+                .doesNotContain("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    }
+
     private CliRun launch(Path launcher, Map<String, String> env, String... args) throws Exception {
         return launch(tmp, launcher, env, args);
     }

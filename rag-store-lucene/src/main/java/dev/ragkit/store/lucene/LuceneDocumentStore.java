@@ -516,6 +516,7 @@ public final class LuceneDocumentStore implements DocumentStore {
         private int maxConn = VectorFormats.DEFAULT_MAX_CONN;
         private int beamWidth = VectorFormats.DEFAULT_BEAM_WIDTH;
         private int mergeThreads = 1;
+        private boolean bulkIndexing;
 
         private Builder() {
         }
@@ -678,6 +679,20 @@ public final class LuceneDocumentStore implements DocumentStore {
         }
 
         /**
+         * @param bulkIndexing {@code true} for a process that mostly writes, as {@code ragkit index} does: the
+         *                     index's files are then read with buffered reads instead of memory maps (except the
+         *                     temporary vectors a merge builds its graph from), so that the segments a merge reads
+         *                     stay in the operating system's page cache rather than in the process's resident
+         *                     memory; searches read more slowly. Default {@code false}, for a store that serves
+         *                     searches. Not recorded in the index
+         * @return this builder
+         */
+        public Builder bulkIndexing(boolean bulkIndexing) {
+            this.bulkIndexing = bulkIndexing;
+            return this;
+        }
+
+        /**
          * @param megabytes memory for buffering writes before Lucene flushes a segment, at least 1; default 64
          * @return this builder
          */
@@ -722,6 +737,7 @@ public final class LuceneDocumentStore implements DocumentStore {
             b.maxConn = maxConn;
             b.beamWidth = beamWidth;
             b.mergeThreads = mergeThreads;
+            b.bulkIndexing = bulkIndexing;
             return b;
         }
 
@@ -799,7 +815,7 @@ public final class LuceneDocumentStore implements DocumentStore {
                 throw new IllegalStateException("a LuceneDocumentStore needs directory(..)");
             }
             LuceneIndex index = LuceneIndex.open(directory, readOnly, analyzer, analyzerName, dimension, embedder,
-                    lockWait.toMillis(), ramBufferMb, vectorEncoding, maxConn, beamWidth, mergeThreads);
+                    lockWait.toMillis(), ramBufferMb, vectorEncoding, maxConn, beamWidth, mergeThreads, bulkIndexing);
             return new LuceneDocumentStore(this, index);
         }
     }

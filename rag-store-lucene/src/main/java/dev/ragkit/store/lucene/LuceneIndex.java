@@ -87,7 +87,7 @@ final class LuceneIndex implements AutoCloseable {
      */
     static LuceneIndex open(Path path, boolean readOnly, Analyzer analyzer, String analyzerName, int dimension,
             @Nullable String embedder, long lockWaitMillis, double ramBufferMb, @Nullable VectorEncoding encoding,
-            int maxConn, int beamWidth, int mergeThreads) {
+            int maxConn, int beamWidth, int mergeThreads, boolean bulkIndexing) {
         Path dir = path.toAbsolutePath().normalize();
         Directory directory = null;
         IndexWriter writer = null;
@@ -102,7 +102,7 @@ final class LuceneIndex implements AutoCloseable {
             }
             IndexFolder.Contents contents = IndexFolder.inspect(dir, !readOnly);
             contents.refuseStrangers(readOnly ? "opening the index" : "opening the index for writing");
-            directory = FSDirectory.open(dir);
+            directory = bulkIndexing ? new BulkIndexingDirectory(dir) : FSDirectory.open(dir);
             boolean exists = DirectoryReader.indexExists(directory) || awaitCreation(dir, directory, lockWaitMillis);
             if (!exists) {
                 contents = IndexFolder.inspect(dir, !readOnly);        // as it is after waiting for a creator
