@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.data.document.Document;
 import dev.langchain4j.data.document.loader.FileSystemDocumentLoader;
+import dev.langchain4j.data.document.DocumentParser;
 import dev.langchain4j.data.document.parser.TextDocumentParser;
+import dev.langchain4j.data.document.parser.apache.pdfbox.ApachePdfBoxDocumentParser;
 import dev.langchain4j.data.document.splitter.DocumentSplitters;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
@@ -25,8 +27,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.pdmodel.PDPageContentStream;
+import org.apache.pdfbox.pdmodel.common.PDRectangle;
+import org.apache.pdfbox.pdmodel.font.PDType1Font;
+import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
 
 /**
  * Indexing throughput, side by side in one JVM: a folder of the corpus's documents as text files, indexed by
@@ -40,6 +49,9 @@ import java.util.Locale;
  * java -cp benchmarks/target/benchmarks.jar dev.ragkit.benchmarks.IndexingComparison ../shared/datasets/cranfield 1400
  * # the quantized model, for both libraries
  * java -cp benchmarks/target/benchmarks.jar dev.ragkit.benchmarks.IndexingComparison ../shared/datasets/cranfield 1400 q
+ * # the same documents as PDFs (written by PDFBox first), parsed by RagKit's PdfDocumentParser and by LangChain4j's
+ * # ApachePdfBoxDocumentParser, the same chunks on both sides
+ * java -cp benchmarks/target/benchmarks.jar dev.ragkit.benchmarks.IndexingComparison <scifact> 1500 q own same-chunks pdf
  * }</pre>
  */
 public final class IndexingComparison {
@@ -49,14 +61,16 @@ public final class IndexingComparison {
     /**
      * @param args the BEIR dataset folder, how many documents (default all), {@code q} for the quantized model (else
      *             {@code f}), {@code lc4j-model} to give RagKit LangChain4j's model instance (else {@code own}), and
-     *             {@code same-chunks} to give RagKit LangChain4j's chunking
+     *             {@code same-chunks} to give RagKit LangChain4j's chunking (else {@code own}), and {@code pdf} to write
+     *             the documents as PDFs (else text files)
      * @throws IOException when the files cannot be written
      */
     public static void main(String[] args) throws IOException {
         Path dataset = Path.of(args.length > 0 ? args[0] : "../shared/datasets/cranfield");
         int limit = args.length > 1 ? Integer.parseInt(args[1]) : Integer.MAX_VALUE;
         Path folder = Files.createTempDirectory("ragkit-indexing");
-        int docs = writeCorpus(dataset.resolve("corpus.jsonl"), folder, limit);
+        boolean pdf = args.length > 5 && args[5].equals("pdf");
+        int docs = writeCorpus(dataset.resolve("corpus.jsonl"), folder, limit, pdf);
         boolean quantized = args.length > 2 && args[2].equals("q");
         EmbeddingModel model = quantized ? new AllMiniLmL6V2QuantizedEmbeddingModel() : new AllMiniLmL6V2EmbeddingModel();
         String name = quantized ? "all-minilm-l6-v2-q" : "all-minilm-l6-v2";
@@ -71,8 +85,9 @@ public final class IndexingComparison {
         Embedder ragkitEmbedder = sameInstance ? LangChain4jEmbedder.of(model, name, 384) : Embedders.load(name);
         ragkitEmbedder.embed(List.of("warm up the model"));
         model.embed("warm up the model");
-        System.out.printf(Locale.ROOT, "%d documents from %s, %s, %d cores, RagKit chunks: %s%n", docs, dataset, name,
-                Runtime.getRuntime().availableProcessors(), sameChunks ? "LangChain4j's (500/50 cl100k)"
+        DocumentParser peerParser = pdf ? new ApachePdfBoxDocumentParser() : new TextDocumentParser();
+        System.out.printf(Locale.ROOT, "%d %s documents from %s, %s, %d cores, RagKit chunks: %s%n", docs,
+                pdf ? "PDF" : "text", dataset, name, Runtime.getRuntime().availableProcessors(), sameChunks ? "LangChain4j's (500/50 cl100k)"
                         : "its default (windows the embedder reads whole)");
         for (int round = 1; round <= 3; round++) {
             long t = System.nanoTime();
@@ -88,7 +103,7 @@ public final class IndexingComparison {
             }
             double ragkit = (System.nanoTime() - t) / 1e9;
             t = System.nanoTime();
-            List<Document> loaded = FileSystemDocumentLoader.loadDocuments(folder, new TextDocumentParser());
+            List<Document> loaded = FileSystemDocumentLoader.loadDocuments(folder, peerParser);
             InMemoryEmbeddingStore<TextSegment> store = new InMemoryEmbeddingStore<>();
             EmbeddingStoreIngestor.builder().documentSplitter(DocumentSplitters.recursive(500, 50,
                     new JtokkitTokenCountEstimator(com.knuddels.jtokkit.Encodings.newDefaultEncodingRegistry()
@@ -101,7 +116,7 @@ public final class IndexingComparison {
         }
     }
 
-    private static int writeCorpus(Path corpus, Path folder, int limit) throws IOException {
+    private static int writeCorpus(Path corpus, Path folder, int limit, boolean pdf) throws IOException {
         ObjectMapper json = new ObjectMapper();
         int n = 0;
         try (BufferedReader in = Files.newBufferedReader(corpus, StandardCharsets.UTF_8)) {
@@ -114,11 +129,55 @@ public final class IndexingComparison {
                 if (text.isEmpty()) {
                     continue;
                 }
-                Files.writeString(folder.resolve("doc-" + doc.path("_id").asText() + ".txt"), text + "\n",
-                        StandardCharsets.UTF_8);
+                if (pdf) {
+                    writePdf(folder.resolve("doc-" + doc.path("_id").asText() + ".pdf"), text);
+                } else {
+                    Files.writeString(folder.resolve("doc-" + doc.path("_id").asText() + ".txt"), text + "\n",
+                            StandardCharsets.UTF_8);
+                }
                 n++;
             }
         }
         return n;
+    }
+
+    /**
+     * Writes the text as a PDF of A4 pages, 45 lines of at most 95 characters a page, in Times (a standard font, so
+     * characters outside printable ASCII become spaces).
+     */
+    private static void writePdf(Path file, String text) throws IOException {
+        StringBuilder ascii = new StringBuilder(text.length());
+        text.chars().forEach(c -> ascii.append(c >= 0x20 && c < 0x7f ? (char) c : ' '));
+        List<String> lines = new ArrayList<>();
+        for (String paragraph : ascii.toString().split("\n")) {
+            StringBuilder line = new StringBuilder();
+            for (String word : paragraph.trim().split(" +")) {
+                if (line.length() > 0 && line.length() + 1 + word.length() > 95) {
+                    lines.add(line.toString());
+                    line.setLength(0);
+                }
+                line.append(line.length() > 0 ? " " : "").append(word);
+            }
+            lines.add(line.toString());
+        }
+        try (PDDocument doc = new PDDocument()) {
+            PDType1Font font = new PDType1Font(Standard14Fonts.FontName.TIMES_ROMAN);
+            for (int first = 0; first < lines.size(); first += 45) {
+                PDPage page = new PDPage(PDRectangle.A4);
+                doc.addPage(page);
+                try (PDPageContentStream content = new PDPageContentStream(doc, page)) {
+                    content.beginText();
+                    content.setFont(font, 10);
+                    content.setLeading(17);
+                    content.newLineAtOffset(50, 800);
+                    for (String line : lines.subList(first, Math.min(lines.size(), first + 45))) {
+                        content.showText(line);
+                        content.newLine();
+                    }
+                    content.endText();
+                }
+            }
+            doc.save(file.toFile());
+        }
     }
 }
