@@ -684,7 +684,9 @@ public final class LuceneDocumentStore implements DocumentStore {
          *                     temporary vectors a merge builds its graph from), so that the segments a merge reads
          *                     stay in the operating system's page cache rather than in the process's resident
          *                     memory; searches read more slowly. Default {@code false}, for a store that serves
-         *                     searches. Not recorded in the index
+         *                     searches. Not recorded in the index. Do not interrupt threads while they use such a
+         *                     store: an interrupted read closes the file for every reader (Lucene's
+         *                     {@code NIOFSDirectory}), and the store fails until it is reopened
          * @return this builder
          */
         public Builder bulkIndexing(boolean bulkIndexing) {
