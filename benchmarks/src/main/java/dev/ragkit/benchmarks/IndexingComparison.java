@@ -30,12 +30,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.pdfbox.pdmodel.PDDocument;
-import org.apache.pdfbox.pdmodel.PDPage;
-import org.apache.pdfbox.pdmodel.PDPageContentStream;
-import org.apache.pdfbox.pdmodel.common.PDRectangle;
-import org.apache.pdfbox.pdmodel.font.PDType1Font;
-import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
 
 /**
  * Indexing throughput, side by side in one JVM: a folder of the corpus's documents as text files, indexed by
@@ -160,24 +154,6 @@ public final class IndexingComparison {
             }
             lines.add(line.toString());
         }
-        try (PDDocument doc = new PDDocument()) {
-            PDType1Font font = new PDType1Font(Standard14Fonts.FontName.TIMES_ROMAN);
-            for (int first = 0; first < lines.size(); first += 45) {
-                PDPage page = new PDPage(PDRectangle.A4);
-                doc.addPage(page);
-                try (PDPageContentStream content = new PDPageContentStream(doc, page)) {
-                    content.beginText();
-                    content.setFont(font, 10);
-                    content.setLeading(17);
-                    content.newLineAtOffset(50, 800);
-                    for (String line : lines.subList(first, Math.min(lines.size(), first + 45))) {
-                        content.showText(line);
-                        content.newLine();
-                    }
-                    content.endText();
-                }
-            }
-            doc.save(file.toFile());
-        }
+        Files.write(file, PdfPages.write(lines, 45));
     }
 }

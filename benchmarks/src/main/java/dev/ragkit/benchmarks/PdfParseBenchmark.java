@@ -5,17 +5,10 @@ import dev.ragkit.documents.PdfDocumentParser;
 import dev.ragkit.parse.DocumentSource;
 import dev.ragkit.parse.ParsedDocument;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import org.apache.pdfbox.pdmodel.PDDocument;
-import org.apache.pdfbox.pdmodel.PDPage;
-import org.apache.pdfbox.pdmodel.PDPageContentStream;
-import org.apache.pdfbox.pdmodel.common.PDRectangle;
-import org.apache.pdfbox.pdmodel.font.PDType1Font;
-import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -86,32 +79,15 @@ public class PdfParseBenchmark {
     private static byte[] write() {
         String[] words = ("the policy applies to every employee who travels abroad for work and keeps receipts "
                 + "for meals hotels taxis and trains which are refunded within thirty days of the request").split(" ");
-        try (PDDocument doc = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
-            PDType1Font font = new PDType1Font(Standard14Fonts.FontName.TIMES_ROMAN);
-            int w = 0;
-            for (int p = 0; p < PAGES; p++) {
-                PDPage page = new PDPage(PDRectangle.A4);
-                doc.addPage(page);
-                try (PDPageContentStream content = new PDPageContentStream(doc, page)) {
-                    content.beginText();
-                    content.setFont(font, 10);
-                    content.setLeading(17);
-                    content.newLineAtOffset(50, 800);
-                    for (int l = 0; l < LINES_PER_PAGE; l++) {
-                        StringBuilder line = new StringBuilder("Line ").append(l + 1).append(':');
-                        for (int k = 0; k < 13; k++) {
-                            line.append(' ').append(words[w++ % words.length]);
-                        }
-                        content.showText(line.append('.').toString());
-                        content.newLine();
-                    }
-                    content.endText();
-                }
+        List<String> lines = new ArrayList<>();
+        int w = 0;
+        for (int l = 0; l < PAGES * LINES_PER_PAGE; l++) {
+            StringBuilder line = new StringBuilder("Line ").append(l % LINES_PER_PAGE + 1).append(':');
+            for (int k = 0; k < 13; k++) {
+                line.append(' ').append(words[w++ % words.length]);
             }
-            doc.save(out);
-            return out.toByteArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            lines.add(line.append('.').toString());
         }
+        return PdfPages.write(lines, LINES_PER_PAGE);
     }
 }

@@ -5,13 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.SearchHit;
 import dev.ragkit.store.SearchRequest;
-import dev.ragkit.store.StoredChunk;
-import dev.ragkit.store.StoredDocument;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Random;
 import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexInput;
 import org.apache.lucene.store.IndexOutput;
@@ -48,27 +45,13 @@ final class BulkIndexingDirectoryTest {
 
     @Test
     void aStoreWrittenInBulk_mergesAndFindsWhatAServingStoreFinds() throws IOException {
-        Random random = new Random(11);
-        float[][] vectors = new float[500][];
-        for (int i = 0; i < vectors.length; i++) {
-            vectors[i] = new float[16];
-            for (int d = 0; d < 16; d++) {
-                vectors[i][d] = (float) random.nextGaussian();
-            }
-        }
         Scope scope = Scope.of("t");
         Path index = tmp.resolve("bulk");
+        float[][] vectors;
         try (LuceneDocumentStore store = LuceneDocumentStore.builder().directory(index).bulkIndexing(true)
                 .commitMode(LuceneDocumentStore.CommitMode.BATCHED).build()) {
-            for (int i = 0; i < vectors.length; i++) {
-                StoredDocument doc = StoredDocument.builder().tenant("t").path("d" + i + ".md").build();
-                store.upsert(doc, List.of(new StoredChunk(doc.id(), 0, "chunk " + i, vectors[i], 2, 1, 1, null,
-                        null)));
-                if (i % 100 == 99) {
-                    store.flush();                      // five segments, merged into one by compact()
-                }
-            }
-            store.compact();
+            vectors = LuceneVectorSettingsTest.loadInSegments(store, 500, 11);   // five segments
+            store.compact();                                                    // merged into one
             assertThat(nearest(store, scope, vectors)).containsExactly("chunk 0", "chunk 250", "chunk 499");
             assertThat(store.documents(scope)).hasSize(vectors.length);
         }

@@ -271,25 +271,10 @@ final class LuceneVectorSettingsTest {
 
     @Test
     void mergeThreads_buildTheMergedGraphTogether_andFindTheSameChunks() throws Exception {
-        Random random = new Random(5);
-        float[][] vectors = new float[600][];
-        for (int i = 0; i < vectors.length; i++) {
-            vectors[i] = new float[16];
-            for (int d = 0; d < 16; d++) {
-                vectors[i][d] = (float) random.nextGaussian();
-            }
-        }
         Scope scope = Scope.of("t");
         try (LuceneDocumentStore store = LuceneDocumentStore.builder().directory(tmp.resolve("merged"))
                 .commitMode(LuceneDocumentStore.CommitMode.BATCHED).mergeThreads(2).build()) {
-            for (int i = 0; i < vectors.length; i++) {
-                StoredDocument doc = StoredDocument.builder().tenant("t").path("d" + i + ".md").build();
-                store.upsert(doc, List.of(new StoredChunk(doc.id(), 0, "chunk " + i, vectors[i], 2, 1, 1, null,
-                        null)));
-                if (i % 100 == 99) {
-                    store.flush(); // six segments to merge
-                }
-            }
+            float[][] vectors = loadInSegments(store, 600, 5);          // six segments to merge
 
             store.compact();
 
@@ -307,5 +292,28 @@ final class LuceneVectorSettingsTest {
                 assertThat(t.isAlive()).as("merge thread after close").isFalse();
             }
         }
+    }
+
+    /**
+     * Writes {@code n} one-chunk documents ({@code d<i>.md}, text {@code chunk <i>}) with seeded random 16-dimension
+     * vectors to tenant {@code t}, committing after every 100 so that they make several segments.
+     *
+     * @return the vectors, by document number
+     */
+    static float[][] loadInSegments(LuceneDocumentStore store, int n, long seed) {
+        Random random = new Random(seed);
+        float[][] vectors = new float[n][];
+        for (int i = 0; i < n; i++) {
+            vectors[i] = new float[16];
+            for (int d = 0; d < 16; d++) {
+                vectors[i][d] = (float) random.nextGaussian();
+            }
+            StoredDocument doc = StoredDocument.builder().tenant("t").path("d" + i + ".md").build();
+            store.upsert(doc, List.of(new StoredChunk(doc.id(), 0, "chunk " + i, vectors[i], 2, 1, 1, null, null)));
+            if (i % 100 == 99) {
+                store.flush();
+            }
+        }
+        return vectors;
     }
 }
