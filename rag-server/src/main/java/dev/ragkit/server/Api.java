@@ -713,16 +713,21 @@ final class Api extends HttpServlet {
                     + "with Content-Type: application/json");
         }
         int max = settings.maxRequestBytes();
-        if (request.getContentLengthLong() > max) {
+        long deadline = System.nanoTime() + settings.idleTimeout().toNanos();
+        long announced = request.getContentLengthLong();
+        if (announced > max) {
+            if (announced <= max + SWALLOW_BYTES) {
+                drop(request, announced, deadline);
+            }
             throw tooLarge(max);
         }
         byte[] bytes;
         try (InputStream in = request.getInputStream()) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             byte[] buffer = new byte[8192];
-            long deadline = System.nanoTime() + settings.idleTimeout().toNanos();
             for (int n; (n = in.read(buffer)) != -1; ) {
                 if (out.size() + n > max) {
+                    drop(request, max + SWALLOW_BYTES - out.size() - n, deadline);
                     throw tooLarge(max);
                 }
                 out.write(buffer, 0, n);
@@ -761,10 +766,37 @@ final class Api extends HttpServlet {
         return (ObjectNode) node;
     }
 
+    /**
+     * Reads and drops up to {@code limit} more bytes of the body, until it ends or the deadline passes: a client that
+     * sends a body a little over the limit without waiting for an answer is still writing it when the 413 is ready,
+     * and closing the connection on unread bytes resets it, which can lose the 413 on the client's side.
+     */
+    private static void drop(HttpServletRequest request, long limit, long deadline) {
+        try {
+            InputStream in = request.getInputStream();
+            byte[] buffer = new byte[8192];
+            for (long left = limit; left > 0 && System.nanoTime() < deadline; ) {
+                int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+                if (n < 0) {
+                    return;
+                }
+                left -= n;
+            }
+        } catch (IOException e) {
+            // the client stopped sending: the refusal goes out (or not) all the same
+        }
+    }
+
     private ApiException slow() {
         return new ApiException(408, "REQUEST_TIMEOUT", "Request Timeout: the body did not arrive within "
                 + settings.idleTimeout().toSeconds() + " s; send it at once");
     }
+
+    /**
+     * How far past the size limit a body is still read and dropped before the 413 (Tomcat's default for the same
+     * purpose, {@code maxSwallowSize}, is 2 MB); a body announced larger is refused without reading any of it.
+     */
+    static final long SWALLOW_BYTES = 2L * 1024 * 1024;
 
     private static ApiException tooLarge(int max) {
         return new ApiException(413, "BODY_TOO_LARGE", "Payload Too Large: a request body may hold at most " + max

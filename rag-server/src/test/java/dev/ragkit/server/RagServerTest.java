@@ -341,10 +341,13 @@ final class RagServerTest {
     @Test
     void bodyTooLarge_isRefusedBeforeItArrives_andTheConnectionClosed() throws Exception {
         ServerFixture f = tokens();
-        // the length announced, no body sent: the refusal comes at once, and says the connection ends with it
+        // a length far over the limit announced, no body sent: the refusal comes at once, and says the connection
+        // ends with it (a body up to Api.SWALLOW_BYTES over the limit is read and dropped first, so that a client
+        // still sending it gets the 413 rather than a reset connection: badInput_getsTypedErrors sends one)
+        long announced = ServerSettings.DEFAULT_MAX_REQUEST_BYTES + Api.SWALLOW_BYTES + 1;
         String response = raw(f, "POST /v1/ask HTTP/1.1\r\nHost: 127.0.0.1:" + f.server.port()
                 + "\r\nAuthorization: Bearer " + ACME_TOKEN + "\r\nContent-Type: application/json"
-                + "\r\nContent-Length: 3000000\r\n\r\n");
+                + "\r\nContent-Length: " + announced + "\r\n\r\n");
         assertThat(response).startsWith("HTTP/1.1 413").containsIgnoringCase("connection: close")
                 .contains("BODY_TOO_LARGE");
         // and a client's next request, on a new connection, is answered
@@ -469,6 +472,29 @@ final class RagServerTest {
         JsonNode error = json(r).get("error");
         assertThat(error.get("code").asText()).isEqualTo(code);
         assertThat(error.get("message").asText()).isNotBlank().doesNotContain("Exception").doesNotContain("at dev.");
+    }
+
+    @Test
+    void bodyALittleTooLarge_isReadToItsEnd_beforeTheRefusal() throws Exception {
+        ServerFixture f = tokens();
+        int length = ServerSettings.DEFAULT_MAX_REQUEST_BYTES + 1000;
+        try (Socket socket = new Socket("127.0.0.1", f.server.port())) {
+            socket.getOutputStream().write(("POST /v1/ask HTTP/1.1\r\nHost: 127.0.0.1:" + f.server.port()
+                    + "\r\nAuthorization: Bearer " + ACME_TOKEN + "\r\nContent-Type: application/json"
+                    + "\r\nContent-Length: " + length + "\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+            socket.getOutputStream().write(new byte[length / 2]);
+            socket.getOutputStream().flush();
+            InputStream in = socket.getInputStream();
+            socket.setSoTimeout(1_000);
+            // half of it sent: no answer yet, the server reads on (were it to answer and close now, the bytes still
+            // on their way would reset the connection, and a client busy sending could lose the answer)
+            assertThatThrownBy(in::read).isInstanceOf(java.net.SocketTimeoutException.class);
+            socket.getOutputStream().write(new byte[length - length / 2]);
+            socket.getOutputStream().flush();
+            socket.setSoTimeout(15_000);
+            String response = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(response).startsWith("HTTP/1.1 413").contains("BODY_TOO_LARGE");
+        }
     }
 
     private static String raw(ServerFixture f, String request) throws Exception {
