@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.internal.BearerTokens;
 import dev.ragkit.internal.HostOriginCheck;
+import dev.ragkit.internal.OversizedBodies;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.transport.HeaderAccessor;
 import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
@@ -61,6 +62,8 @@ import org.jspecify.annotations.Nullable;
 final class HttpGuard implements Filter {
     /** How often a connection waiting for a call's answer is probed. */
     static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
+    /** How long the rest of a body over the limit is read (and dropped) before the 413, at most. */
+    private static final Duration DROP_WITHIN = Duration.ofSeconds(30);
     private static final String SESSION_HEADER = "Mcp-Session-Id";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -141,12 +144,18 @@ final class HttpGuard implements Filter {
         byte @Nullable [] body = null;
         JsonRpcInput.Read read = null;
         if ("POST".equals(method)) {
-            if (request.getContentLengthLong() > settings.maxRequestBytes()) {
+            long announced = request.getContentLengthLong();
+            long deadline = System.nanoTime() + DROP_WITHIN.toNanos();
+            if (announced > settings.maxRequestBytes()) {
+                if (OversizedBodies.readBeforeRefusal(announced, settings.maxRequestBytes())) {
+                    OversizedBodies.drop(request.getInputStream(), announced, deadline);
+                }
                 refuse(response, 413, null, JsonRpcInput.TRANSPORT_ERROR, tooLarge());
                 return;
             }
             body = readBody(request.getInputStream(), settings.maxRequestBytes());
             if (body == null) {
+                OversizedBodies.drop(request.getInputStream(), OversizedBodies.SWALLOW_BYTES, deadline);
                 refuse(response, 413, null, JsonRpcInput.TRANSPORT_ERROR, tooLarge());
                 return;
             }

@@ -304,4 +304,31 @@ final class RagMcpServerHttpTest {
         assertThat(big.status()).isEqualTo(413);
         assertPlainJsonRpcError(big);
     }
+
+    @Test
+    void bodyALittleOverTheLimit_isReadToItsEnd_beforeThe413() throws Exception {
+        int port = start(McpHttpSettings.builder().address("127.0.0.1", 0).maxRequestBytes(2_048).build());
+        int length = 2_048 + 1_000;
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            java.io.OutputStream out = socket.getOutputStream();
+            out.write(("POST " + RagMcpServer.ENDPOINT + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nAccept: "
+                    + "application/json, text/event-stream\r\nContent-Type: application/json\r\nContent-Length: "
+                    + length + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            out.write(new byte[length / 2]);
+            out.flush();
+            java.io.InputStream in = socket.getInputStream();
+            socket.setSoTimeout(1_000);
+            // half of it sent: no answer yet (answering and closing now would reset a connection still receiving)
+            org.assertj.core.api.Assertions.assertThatThrownBy(in::read)
+                    .isInstanceOf(java.net.SocketTimeoutException.class);
+            out.write(new byte[length - length / 2]);
+            out.flush();
+            socket.setSoTimeout(15_000);
+            StringBuilder status = new StringBuilder();
+            for (int c; (c = in.read()) != -1 && c != '\r'; ) {
+                status.append((char) c);                 // the status line; the connection may stay open
+            }
+            assertThat(status.toString()).startsWith("HTTP/1.1 413");
+        }
+    }
 }

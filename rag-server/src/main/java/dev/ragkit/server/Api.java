@@ -34,6 +34,7 @@ import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
+import dev.ragkit.internal.OversizedBodies;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -716,7 +717,7 @@ final class Api extends HttpServlet {
         long deadline = System.nanoTime() + settings.idleTimeout().toNanos();
         long announced = request.getContentLengthLong();
         if (announced > max) {
-            if (announced <= max + SWALLOW_BYTES) {
+            if (OversizedBodies.readBeforeRefusal(announced, max)) {
                 drop(request, announced, deadline);
             }
             throw tooLarge(max);
@@ -727,7 +728,7 @@ final class Api extends HttpServlet {
             byte[] buffer = new byte[8192];
             for (int n; (n = in.read(buffer)) != -1; ) {
                 if (out.size() + n > max) {
-                    drop(request, max + SWALLOW_BYTES - out.size() - n, deadline);
+                    drop(request, max + OversizedBodies.SWALLOW_BYTES - out.size() - n, deadline);
                     throw tooLarge(max);
                 }
                 out.write(buffer, 0, n);
@@ -766,24 +767,12 @@ final class Api extends HttpServlet {
         return (ObjectNode) node;
     }
 
-    /**
-     * Reads and drops up to {@code limit} more bytes of the body, until it ends or the deadline passes: a client that
-     * sends a body a little over the limit without waiting for an answer is still writing it when the 413 is ready,
-     * and closing the connection on unread bytes resets it, which can lose the 413 on the client's side.
-     */
+    /** Reads and drops the rest of a body over the limit ({@link OversizedBodies}). */
     private static void drop(HttpServletRequest request, long limit, long deadline) {
         try {
-            InputStream in = request.getInputStream();
-            byte[] buffer = new byte[8192];
-            for (long left = limit; left > 0 && System.nanoTime() < deadline; ) {
-                int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
-                if (n < 0) {
-                    return;
-                }
-                left -= n;
-            }
+            OversizedBodies.drop(request.getInputStream(), limit, deadline);
         } catch (IOException e) {
-            // the client stopped sending: the refusal goes out (or not) all the same
+            // no body to read: the refusal goes out all the same
         }
     }
 
@@ -791,12 +780,6 @@ final class Api extends HttpServlet {
         return new ApiException(408, "REQUEST_TIMEOUT", "Request Timeout: the body did not arrive within "
                 + settings.idleTimeout().toSeconds() + " s; send it at once");
     }
-
-    /**
-     * How far past the size limit a body is still read and dropped before the 413 (Tomcat's default for the same
-     * purpose, {@code maxSwallowSize}, is 2 MB); a body announced larger is refused without reading any of it.
-     */
-    static final long SWALLOW_BYTES = 2L * 1024 * 1024;
 
     private static ApiException tooLarge(int max) {
         return new ApiException(413, "BODY_TOO_LARGE", "Payload Too Large: a request body may hold at most " + max
