@@ -1,6 +1,5 @@
 package dev.ragkit.server;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -34,11 +33,9 @@ import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.Scope;
 import dev.ragkit.store.StoredChunk;
 import dev.ragkit.store.StoredDocument;
-import dev.ragkit.internal.OversizedBodies;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -50,7 +47,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -95,6 +91,7 @@ final class Api extends HttpServlet {
     private final transient DocumentStore store;
     private final transient AuditTrail audit;
     private final transient ServerSettings settings;
+    private final transient RequestBodies bodies;
     private final transient Clock clock = Clock.systemUTC();
     private final long started = Instant.now().getEpochSecond();
     private final Map<String, byte[]> resources = new HashMap<>();
@@ -105,6 +102,7 @@ final class Api extends HttpServlet {
         this.store = store;
         this.audit = audit;
         this.settings = settings;
+        this.bodies = new RequestBodies(settings);
         STATIC.values().forEach(r -> resources.put(r[0], resource(r[0])));
     }
 
@@ -183,7 +181,7 @@ final class Api extends HttpServlet {
     // ---- routes ------------------------------------------------------------------------------------------------
 
     private void ask(Call call, HttpServletRequest request, HttpServletResponse response) throws IOException {
-        ObjectNode body = body(request, Set.of("question", "stream", "tags"));
+        ObjectNode body = bodies.read(request, Set.of("question", "stream", "tags"));
         String question = text(body, "question");
         boolean stream = bool(body, "stream");
         RagRequest rag = RagRequest.of(question, scope(call.grant(), body.get("tags")));
@@ -231,7 +229,7 @@ final class Api extends HttpServlet {
     }
 
     private void chat(Call call, HttpServletRequest request, HttpServletResponse response) throws IOException {
-        ObjectNode body = body(request, null);
+        ObjectNode body = bodies.read(request, null);
         JsonNode messages = body.get("messages");
         if (messages == null || !messages.isArray() || messages.isEmpty()) {
             throw new ApiException(400, "MISSING_FIELD", "'messages' is required: an array of {role, content} "
@@ -316,7 +314,7 @@ final class Api extends HttpServlet {
     }
 
     private void search(Call call, HttpServletRequest request, HttpServletResponse response) throws IOException {
-        ObjectNode body = body(request, Set.of("query", "k", "tags"));
+        ObjectNode body = bodies.read(request, Set.of("query", "k", "tags"));
         String query = text(body, "query");
         int k = 10;
         JsonNode given = body.get("k");
@@ -701,90 +699,6 @@ final class Api extends HttpServlet {
     }
 
     // ---- input -------------------------------------------------------------------------------------------------
-
-    /**
-     * Reads the JSON body: {@code application/json}, at most the size limit, arriving within the idle timeout, an
-     * object holding only the known fields (when {@code fields} is given).
-     */
-    private ObjectNode body(HttpServletRequest request, @Nullable Set<String> fields) {
-        String type = request.getContentType();
-        String bare = type == null ? "" : type.split(";", 2)[0].strip();
-        if (!bare.equalsIgnoreCase("application/json")) {
-            throw new ApiException(415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported Media Type: send the body as JSON "
-                    + "with Content-Type: application/json");
-        }
-        int max = settings.maxRequestBytes();
-        long deadline = System.nanoTime() + settings.idleTimeout().toNanos();
-        long announced = request.getContentLengthLong();
-        if (announced > max) {
-            if (OversizedBodies.readBeforeRefusal(announced, max)) {
-                drop(request, announced, deadline);
-            }
-            throw tooLarge(max);
-        }
-        byte[] bytes;
-        try (InputStream in = request.getInputStream()) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            byte[] buffer = new byte[8192];
-            for (int n; (n = in.read(buffer)) != -1; ) {
-                if (out.size() + n > max) {
-                    drop(request, max + OversizedBodies.SWALLOW_BYTES - out.size() - n, deadline);
-                    throw tooLarge(max);
-                }
-                out.write(buffer, 0, n);
-                if (System.nanoTime() > deadline) {
-                    throw slow();
-                }
-            }
-            bytes = out.toByteArray();
-        } catch (IOException e) {
-            throw slow();
-        }
-        JsonNode node;
-        try {
-            node = JSON.readTree(bytes);
-        } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr();
-            throw new ApiException(400, "BAD_JSON", "Bad Request: the body is not valid JSON" + where + " ("
-                    + shown(e.getOriginalMessage()) + ")");
-        } catch (IOException e) {
-            throw new ApiException(400, "BAD_JSON", "Bad Request: the body is not valid JSON");
-        }
-        if (node == null || !node.isObject()) {
-            throw new ApiException(400, "NOT_AN_OBJECT", "Bad Request: the body must be a JSON object, e.g. "
-                    + "{\"question\": \"How do I rotate the API key?\"}");
-        }
-        if (fields != null) {
-            for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
-                String name = names.next();
-                if (!fields.contains(name)) {
-                    throw new ApiException(400, "UNKNOWN_FIELD", "Bad Request: unknown field '" + shown(name)
-                            + "'; this route takes " + String.join(", ", fields.stream().sorted().toList()));
-                }
-            }
-        }
-        return (ObjectNode) node;
-    }
-
-    /** Reads and drops the rest of a body over the limit ({@link OversizedBodies}). */
-    private static void drop(HttpServletRequest request, long limit, long deadline) {
-        try {
-            OversizedBodies.drop(request.getInputStream(), limit, deadline);
-        } catch (IOException e) {
-            // no body to read: the refusal goes out all the same
-        }
-    }
-
-    private ApiException slow() {
-        return new ApiException(408, "REQUEST_TIMEOUT", "Request Timeout: the body did not arrive within "
-                + settings.idleTimeout().toSeconds() + " s; send it at once");
-    }
-
-    private static ApiException tooLarge(int max) {
-        return new ApiException(413, "BODY_TOO_LARGE", "Payload Too Large: a request body may hold at most " + max
-                + " bytes (--max-request-bytes)");
-    }
 
     private String text(ObjectNode body, String name) {
         JsonNode value = body.get(name);
