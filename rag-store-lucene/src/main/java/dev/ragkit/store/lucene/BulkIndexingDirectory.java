@@ -25,15 +25,7 @@ final class BulkIndexingDirectory extends FilterDirectory {
 
     BulkIndexingDirectory(Path dir) throws IOException {
         super(new NIOFSDirectory(dir));
-        MMapDirectory m = null;
-        try {
-            m = new MMapDirectory(dir, NoLockFactory.INSTANCE);
-        } finally {
-            if (m == null) {
-                in.close();
-            }
-        }
-        this.mapped = m;
+        this.mapped = new MMapDirectory(dir, NoLockFactory.INSTANCE);   // opens nothing until a file is
     }
 
     @Override
