@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ragkit.internal.BearerTokens;
 import dev.ragkit.internal.HostOriginCheck;
-import dev.ragkit.internal.OversizedBodies;
+import dev.ragkit.internal.LimitedBodies;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.transport.HeaderAccessor;
 import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
@@ -29,7 +29,6 @@ import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -62,8 +61,6 @@ import org.jspecify.annotations.Nullable;
 final class HttpGuard implements Filter {
     /** How often a connection waiting for a call's answer is probed. */
     static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
-    /** How long the rest of a body over the limit is read (and dropped) before the 413, at most. */
-    private static final Duration DROP_WITHIN = Duration.ofSeconds(30);
     private static final String SESSION_HEADER = "Mcp-Session-Id";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -144,18 +141,9 @@ final class HttpGuard implements Filter {
         byte @Nullable [] body = null;
         JsonRpcInput.Read read = null;
         if ("POST".equals(method)) {
-            long announced = request.getContentLengthLong();
-            long deadline = System.nanoTime() + DROP_WITHIN.toNanos();
-            if (announced > settings.maxRequestBytes()) {
-                if (OversizedBodies.readBeforeRefusal(announced, settings.maxRequestBytes())) {
-                    OversizedBodies.drop(request.getInputStream(), announced, deadline);
-                }
-                refuse(response, 413, null, JsonRpcInput.TRANSPORT_ERROR, tooLarge());
-                return;
-            }
-            body = readBody(request.getInputStream(), settings.maxRequestBytes());
+            body = LimitedBodies.read(request.getInputStream(), request.getContentLengthLong(),
+                    settings.maxRequestBytes(), LimitedBodies.NO_DEADLINE);
             if (body == null) {
-                OversizedBodies.drop(request.getInputStream(), OversizedBodies.SWALLOW_BYTES, deadline);
                 refuse(response, 413, null, JsonRpcInput.TRANSPORT_ERROR, tooLarge());
                 return;
             }
@@ -295,19 +283,6 @@ final class HttpGuard implements Filter {
 
     private static @Nullable String bodyText(byte @Nullable [] body, HttpServletRequest request) {
         return body == null ? null : new String(body, charset(request));
-    }
-
-    /** @return the body, or {@code null} when it has more than {@code max} bytes */
-    private static byte @Nullable [] readBody(InputStream in, int max) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] buffer = new byte[8192];
-        for (int n; (n = in.read(buffer)) != -1; ) {
-            if (out.size() + n > max) {
-                return null;
-            }
-            out.write(buffer, 0, n);
-        }
-        return out.toByteArray();
     }
 
     /** Answers with a JSON-RPC error, the request's id when it has one. */

@@ -3,9 +3,8 @@ package dev.ragkit.server;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ragkit.internal.OversizedBodies;
+import dev.ragkit.internal.LimitedBodies;
 import jakarta.servlet.http.HttpServletRequest;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Iterator;
@@ -14,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a route's request body as the API takes it: {@code application/json} (415), at most
- * {@code --max-request-bytes} (413, after reading a body a little over it to its end: {@link OversizedBodies}),
+ * {@code --max-request-bytes} (413, after reading a body a little over it to its end: {@link LimitedBodies}),
  * arriving within the idle timeout (408), a JSON object (400) holding only the route's fields (400).
  */
 final class RequestBodies {
@@ -36,31 +35,15 @@ final class RequestBodies {
                     + "with Content-Type: application/json");
         }
         int max = settings.maxRequestBytes();
-        long deadline = System.nanoTime() + settings.idleTimeout().toNanos();
-        long announced = request.getContentLengthLong();
-        if (announced > max) {
-            if (OversizedBodies.readBeforeRefusal(announced, max)) {
-                drop(request, announced, deadline);
-            }
-            throw tooLarge(max);
-        }
-        byte[] bytes;
+        byte @Nullable [] bytes;
         try (InputStream in = request.getInputStream()) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            byte[] buffer = new byte[8192];
-            for (int n; (n = in.read(buffer)) != -1; ) {
-                if (out.size() + n > max) {
-                    drop(request, max + OversizedBodies.SWALLOW_BYTES - out.size() - n, deadline);
-                    throw tooLarge(max);
-                }
-                out.write(buffer, 0, n);
-                if (System.nanoTime() > deadline) {
-                    throw slow();
-                }
-            }
-            bytes = out.toByteArray();
+            bytes = LimitedBodies.read(in, request.getContentLengthLong(), max,
+                    System.nanoTime() + settings.idleTimeout().toNanos());
         } catch (IOException e) {
             throw slow();
+        }
+        if (bytes == null) {
+            throw tooLarge(max);
         }
         JsonNode node;
         try {
@@ -87,15 +70,6 @@ final class RequestBodies {
             }
         }
         return (ObjectNode) node;
-    }
-
-    /** Reads and drops the rest of a body over the limit ({@link OversizedBodies}). */
-    private static void drop(HttpServletRequest request, long limit, long deadline) {
-        try {
-            OversizedBodies.drop(request.getInputStream(), limit, deadline);
-        } catch (IOException e) {
-            // no body to read: the refusal goes out all the same
-        }
     }
 
     private ApiException slow() {

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ragkit.internal.OversizedBodies;
+import dev.ragkit.internal.LimitedBodies;
 import dev.ragkit.audit.AuditOperation;
 import dev.ragkit.audit.AuditOutcome;
 import dev.ragkit.audit.AuditRecord;
@@ -343,9 +343,9 @@ final class RagServerTest {
     void bodyTooLarge_isRefusedBeforeItArrives_andTheConnectionClosed() throws Exception {
         ServerFixture f = tokens();
         // a length far over the limit announced, no body sent: the refusal comes at once, and says the connection
-        // ends with it (a body up to OversizedBodies.SWALLOW_BYTES over the limit is read and dropped first, so
+        // ends with it (a body up to LimitedBodies.SWALLOW_BYTES over the limit is read and dropped first, so
         // that a client still sending it gets the 413 rather than a reset connection; see the next test)
-        long announced = ServerSettings.DEFAULT_MAX_REQUEST_BYTES + OversizedBodies.SWALLOW_BYTES + 1;
+        long announced = ServerSettings.DEFAULT_MAX_REQUEST_BYTES + LimitedBodies.SWALLOW_BYTES + 1;
         String response = raw(f, "POST /v1/ask HTTP/1.1\r\nHost: 127.0.0.1:" + f.server.port()
                 + "\r\nAuthorization: Bearer " + ACME_TOKEN + "\r\nContent-Type: application/json"
                 + "\r\nContent-Length: " + announced + "\r\n\r\n");
