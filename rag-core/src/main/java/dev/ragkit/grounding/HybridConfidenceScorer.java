@@ -4,6 +4,7 @@ import dev.ragkit.internal.KeyTerms;
 import dev.ragkit.internal.QueryTerms;
 import dev.ragkit.prompt.ContextBlock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -69,13 +70,20 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
         if (used.isEmpty()) {
             return ConfidenceScore.zero("No context was used, so the answer cannot be grounded: confidence 0");
         }
+        Map<String, Double> matchOfDocument = new HashMap<>();
+        for (ContextBlock block : used) {
+            if (block.kind() == ContextBlock.Kind.RELEVANT && !Double.isNaN(block.matchScore())) {
+                matchOfDocument.merge(block.document().id(), block.matchScore(), Math::max);
+            }
+        }
         double sum = 0;
         int quotedBlocks = 0;
         List<Set<String>> blockTerms = new ArrayList<>();
         for (ContextBlock block : used) {
             blockTerms.add(QueryTerms.of(block.text()));
-            if (evidence.cited().contains(block.sourceId()) && !Double.isNaN(block.matchScore())) {
-                sum += block.matchScore();
+            double match = matchOf(block, matchOfDocument);
+            if (evidence.cited().contains(block.sourceId()) && !Double.isNaN(match)) {
+                sum += match;
                 quotedBlocks++;
             }
         }
@@ -93,6 +101,17 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
                 + "1 / (1 + e^-(%.2f·retrieval %.2f)); overall %d", retrieval, quotedBlocks, coverage, used.size(),
                 QUOTED[0], QUOTED[1], overall);
         return new ConfidenceScore(overall, retrieval, coverage, null, why);
+    }
+
+    /**
+     * A block's relevance for a quoted answer: its own, or for a neighbour handed in around a match (a relevant block
+     * retrieval did not score itself), the best match of its document's window; NaN for critical and linked blocks.
+     */
+    private static double matchOf(ContextBlock block, Map<String, Double> matchOfDocument) {
+        if (!Double.isNaN(block.matchScore()) || block.kind() != ContextBlock.Kind.RELEVANT) {
+            return block.matchScore();
+        }
+        return matchOfDocument.getOrDefault(block.document().id(), Double.NaN);
     }
 
     @Override

@@ -19,6 +19,7 @@ final class HybridConfidenceScorerTest {
 
     private final ConfidenceScorer scorer = ConfidenceScorer.standard();
     private final StoredDocument doc = document("hr/leave.md", "hr");
+    private final StoredDocument other = document("hr/holidays.md", "hr");
 
     /** Context terms: managers, approve, vacation, requests, portal. */
     private static final String CONTEXT = "Managers approve vacation requests in the portal.";
@@ -54,13 +55,33 @@ final class HybridConfidenceScorerTest {
                 .contains("cannot rate itself").endsWith("overall " + good.overall());
         double p = 1 / (1 + Math.exp(-(HybridConfidenceScorer.QUOTED[0] * 0.7 + HybridConfidenceScorer.QUOTED[1])));
         assertThat(good.overall()).isEqualTo((int) Math.floor(p * 100 + 1e-9));
-        // a quote from a block retrieval did not match (a neighbour) has no relevance to rest on
-        ContextBlock neighbour = block(doc, 1, "Annual leave is 25 days.", Double.NaN, Double.NaN);
+        // a quote from a block with no relevance of its own and no match beside it has nothing to rest on
+        ContextBlock alone = block(other, 1, "Annual leave is 25 days.", Double.NaN, Double.NaN);
         ConfidenceScore unmatched = scorer.score(new ConfidenceScorer.Evidence(question, "- Annual leave is 25 days. "
-                + "[SourceId: " + neighbour.sourceId() + "]", List.of(neighbour), List.of(neighbour.sourceId()),
+                + "[SourceId: " + alone.sourceId() + "]", List.of(leave, alone), List.of(alone.sourceId()),
                 null, true));
         assertThat(unmatched.retrieval()).isZero();
         assertThat(unmatched.overall()).isLessThan(good.overall()).isLessThan(60);
+    }
+
+    @Test
+    void score_quotedAnswer_fromANeighbourOfAMatch_restsOnThatMatch() {
+        // retrieval hands the chunks before and after a match in with it; they were not scored themselves
+        ContextBlock match = block(doc, 3, "The leave policy applies to all staff.", 0.7, 0.7);
+        ContextBlock neighbour = block(doc, 4, "Annual leave is 25 days.", Double.NaN, Double.NaN);
+        ContextBlock critical = critical(other, 0, "Annual leave is 25 days.");
+        String question = "How many days of annual leave are there?";
+
+        ConfidenceScore fromNeighbour = scorer.score(new ConfidenceScorer.Evidence(question, "- Annual leave is 25 "
+                + "days. [SourceId: " + neighbour.sourceId() + "]", List.of(match, neighbour, critical),
+                List.of(neighbour.sourceId()), null, true));
+        ConfidenceScore fromCritical = scorer.score(new ConfidenceScorer.Evidence(question, "- Annual leave is 25 "
+                + "days. [SourceId: " + critical.sourceId() + "]", List.of(match, neighbour, critical),
+                List.of(critical.sourceId()), null, true));
+
+        assertThat(fromNeighbour.retrieval()).isEqualTo(0.7);
+        assertThat(fromNeighbour.explanation()).contains("mean relevance of the 1 quoted blocks");
+        assertThat(fromCritical.retrieval()).isZero();
     }
 
     @Test
