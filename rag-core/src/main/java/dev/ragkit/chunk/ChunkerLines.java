@@ -1,5 +1,7 @@
 package dev.ragkit.chunk;
 
+import dev.ragkit.internal.ReferenceMarks;
+
 /**
  * A chunker helper: the line-level markdown facts {@link TokenWindowChunker} needs — code fences, headings,
  * sentence ends — read from single lines with plain character tests (no regular expressions, no parse tree).
@@ -116,7 +118,8 @@ final class ChunkerLines {
 
     /**
      * Whether {@code line} ends a sentence: its last non-whitespace characters are {@code . ! ?}, an ellipsis or
-     * an ideographic or full-width stop, optionally followed by closing quotes, brackets or emphasis marks.
+     * an ideographic or full-width stop, optionally followed by closing quotes, brackets, emphasis marks or reference
+     * marks ({@code [1]}, {@link ReferenceMarks}).
      *
      * @param line a line
      * @return whether it ends with a sentence end
@@ -127,15 +130,21 @@ final class ChunkerLines {
             i--;
         }
         while (i >= 0 && isCloser(line.charAt(i))) {
+            if (line.charAt(i) == ']') {                           // "... time.[1]"
+                int open = line.lastIndexOf('[', i);
+                if (open >= 0 && ReferenceMarks.skip(line, open) == i + 1) {
+                    i = open;
+                }
+            }
             i--;
         }
         return i >= 0 && isTerminator(line.charAt(i));
     }
 
     /**
-     * The end of the first sentence that ends after {@code from}: just after its terminator and any closing quotes
-     * or brackets, before the whitespace that follows (which byte-pair tokenizers attach to the next word, so
-     * cutting there leaves every token of the text intact). Western terminators count only when followed by
+     * The end of the first sentence that ends after {@code from}: just after its terminator and any closing quotes,
+     * brackets or reference marks, before the whitespace that follows (which byte-pair tokenizers attach to the next
+     * word, so cutting there leaves every token of the text intact). Western terminators count only when followed by
      * whitespace or the end of the text, so {@code 3.14} and {@code e.g.x} are not sentence ends; CJK stops count
      * anywhere. The end of the text counts too.
      *
@@ -155,8 +164,15 @@ final class ChunkerLines {
                 continue;
             }
             int end = i + 1;
-            while (end < length && (isCloser(text.charAt(end)) || isTerminator(text.charAt(end)))) {
-                end++;
+            while (end < length) {
+                int marks = ReferenceMarks.skip(text, end);       // "time.[1][2] It"
+                if (marks > end) {
+                    end = marks;
+                } else if (isCloser(text.charAt(end)) || isTerminator(text.charAt(end))) {
+                    end++;
+                } else {
+                    break;
+                }
             }
             if (end == length || c >= 0x3000 || Character.isWhitespace(text.charAt(end))) {
                 return end;

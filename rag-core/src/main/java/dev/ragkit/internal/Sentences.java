@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  * fences (a line ending in {@code ;}, <code>{</code> or <code>}</code>: on its own) and comment lines (joined with
  * comment lines only). The lines of a unit are read as one text, and {@link BreakIterator}'s sentence instance (English
  * rules) cuts it, except after an initial or a title before a capitalised word ({@code M.V. Hughes},
- * {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence too: a name is never cut). Stateless and
- * thread-safe.
+ * {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence too: a name is never cut), and reference marks after a
+ * full stop ({@code time.[1][2] It}, {@link ReferenceMarks}) end the sentence before them. Stateless and thread-safe.
  */
 public final class Sentences {
 
@@ -192,7 +192,7 @@ public final class Sentences {
     private static void split(List<Sentence> out, String passage, List<int[]> lines, int from, int to) {
         String text = passage.substring(from, to).replace('\n', ' ');
         BreakIterator it = BreakIterator.getSentenceInstance(Locale.ENGLISH);
-        it.setText(text);
+        it.setText(ReferenceMarks.maskAsClosers(text));         // "over time.[1][2] It": a boundary after the marks
         int start = it.first();
         for (int end = it.next(); end != BreakIterator.DONE; end = it.next()) {
             // A sentence ends before white space: "./install.sh" or "v1.2" hold no boundary.

@@ -277,6 +277,24 @@ final class TokenWindowChunkerTest {
     }
 
     @Test
+    void chunk_longLineWithReferenceMarks_isSplitAfterTheMarks() {
+        // encyclopaedia text: "over time.[1][2] It ..." ends its sentence after the marks, not before them
+        Random random = new Random(13);
+        String line = sentences(random, 6000).replaceAll("([.!?]) ", "$1[1][12] ");
+        ParsedDocument document = document(List.of(line));
+        TokenWindowChunker chunker = chunker(CL100K, 200, 0);
+
+        List<TextChunk> chunks = chunker.chunk(document);
+
+        assertThat(chunks).hasSizeGreaterThan(5);
+        assertThat(String.join("", freshTexts(document, chunks))).isEqualTo(line);
+        for (TextChunk c : chunks.subList(0, chunks.size() - 1)) {
+            assertThat(c.text()).as("a part ends after its sentence's marks").matches("(?s).*[.!?]\\[1]\\[12]");
+        }
+        assertThat(chunks.subList(1, chunks.size())).allSatisfy(c -> assertThat(c.text()).doesNotStartWith("["));
+    }
+
+    @Test
     void chunk_longLineWithoutSentenceEnds_isSplitAfterWordsWithWordOverlap() {
         Random random = new Random(12);
         String line = words(random, 4000).replace(".", "").replace("?", "");

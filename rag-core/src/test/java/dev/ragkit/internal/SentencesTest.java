@@ -111,6 +111,19 @@ final class SentencesTest {
     }
 
     @Test
+    void of_referenceMarksAfterAFullStop_endTheSentenceAfterThem() {
+        // Encyclopaedia text: the JDK's rules see no sentence end when "[1]" follows the full stop.
+        String passage = "It worsens over time.[1][2] It causes 60% of dementia.[note 3] The cause is unclear.[^4] "
+                + "Status,[5] fame and wealth[citation needed] go together.";
+
+        assertThat(texts(passage, null)).containsExactly("It worsens over time.[1][2]",
+                "It causes 60% of dementia.[note 3]", "The cause is unclear.[^4]",
+                "Status,[5] fame and wealth[citation needed] go together.");
+        assertThat(texts("Arrays start at a[0]. Lists too.", null))
+                .containsExactly("Arrays start at a[0].", "Lists too.");
+    }
+
+    @Test
     void of_abbreviationsDoNotEndSentences() {
         assertThat(texts("Use a tool, e.g. the CLI, to index. Then ask.", null))
                 .containsExactly("Use a tool, e.g. the CLI, to index.", "Then ask.");
