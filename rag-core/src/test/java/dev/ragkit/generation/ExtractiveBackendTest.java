@@ -120,6 +120,21 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_sentenceRightAfterTheOneNamingTheSubject_isQuotedThoughItDoesNotNameIt() {
+        ContextBlock a = block("galaxy.md", "The Milky Way is the galaxy that holds the Solar System. It spans "
+                + "100,000 light-years.\n\nThe Milky Way galaxy is a barred spiral.\n\nNobody has seen it from outside.");
+
+        ChatResult r = new ExtractiveBackend().chat(prompt(List.of(a), "How big is the Milky Way galaxy?"));
+
+        assertThat(r.text().lines().skip(1)).containsExactly(
+                "- The Milky Way is the galaxy that holds the Solar System. [SourceId: " + a.sourceId() + "]",
+                "- It spans 100,000 light-years. [SourceId: " + a.sourceId() + "]",
+                "- The Milky Way galaxy is a barred spiral. [SourceId: " + a.sourceId() + "]");
+        // after a blank line a sentence starts a new passage: it goes on with nothing
+        assertThat(r.text()).doesNotContain("Nobody");
+    }
+
+    @Test
     void chat_atMostTheConfiguredSentences_inContextOrder() {
         ContextBlock a = block("a.md", "Keys rotate daily. Keys rotate weekly keys. Keys expire.");
         ChatResult r = new ExtractiveBackend(2).chat(prompt(List.of(a), "keys rotate weekly"));
