@@ -2,6 +2,7 @@ package dev.ragkit.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -10,9 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -21,18 +24,21 @@ import java.util.TreeMap;
  * Turns a question-answering file in the SQuAD JSON layout ({@code data[].paragraphs[].context/qas}) into the
  * question-answering set {@code ragkit eval} reads: {@code documents/} with one markdown file per article (its title as
  * a heading, each line of its contexts a paragraph) and {@code questions.jsonl}. Used for the sets in
- * {@code benchmarks/datasets/qa/README.md} (MLQA, Quoref, COVID-QA); see there for where each file comes from.
+ * {@code benchmarks/datasets/qa/README.md} (MLQA, Quoref, COVID-QA, TyDi QA, Natural Questions); see there for where
+ * each file comes from.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.ragkit.benchmarks.QaSetFromSquad &lt;file.json&gt; &lt;out-dir&gt;
- *      [--min-questions N] [--articles N] [--seed N] [--all-spans]
+ *      [--min-questions N] [--articles N] [--seed N] [--all-spans] [--merge-titles]
  * </pre>
  *
  * <ul>
  *   <li>{@code --min-questions N}: only articles with at least N usable questions (default 1);</li>
  *   <li>{@code --articles N}: at most N of them, picked by a shuffle seeded with {@code --seed} (default 7);</li>
  *   <li>{@code --all-spans}: the answers of a question are parts that all make up its answer (Quoref) rather than
- *       alternatives (SQuAD, MLQA): a question with more than one is left out.</li>
+ *       alternatives (SQuAD, MLQA): a question with more than one is left out;</li>
+ *   <li>{@code --merge-titles}: entries with the same title are one article (TyDi QA's English dev repeats 27 titles
+ *       with other passages); without it, two titles that make one file name are an error.</li>
  * </ul>
  * An article without a title (COVID-QA) takes the first line of its context as the title and {@code document_id} as
  * its file name. Questions whose answer is not in the written document (white space aside) are left out and counted.
@@ -53,24 +59,29 @@ public final class QaSetFromSquad {
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
             System.err.println("usage: QaSetFromSquad <file.json> <out-dir> [--min-questions N] [--articles N] "
-                    + "[--seed N] [--all-spans]");
+                    + "[--seed N] [--all-spans] [--merge-titles]");
             System.exit(2);
         }
         int minQuestions = 1;
         int maxArticles = Integer.MAX_VALUE;
         long seed = 7;
         boolean allSpans = false;
+        boolean mergeTitles = false;
         for (int i = 2; i < args.length; i++) {
             switch (args[i]) {
                 case "--min-questions" -> minQuestions = Integer.parseInt(args[++i]);
                 case "--articles" -> maxArticles = Integer.parseInt(args[++i]);
                 case "--seed" -> seed = Long.parseLong(args[++i]);
                 case "--all-spans" -> allSpans = true;
+                case "--merge-titles" -> mergeTitles = true;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         ObjectMapper json = new ObjectMapper();
         JsonNode data = json.readTree(Path.of(args[0]).toFile()).get("data");
+        if (mergeTitles) {
+            data = mergedByTitle(json, data);
+        }
         List<Article> articles = new ArrayList<>();
         int dropped = 0;
         for (JsonNode a : data) {
@@ -153,6 +164,21 @@ public final class QaSetFromSquad {
         }
         System.out.printf(Locale.ROOT, "%d articles, %d questions (%d left out: answer not in the document)%n",
                 chosen.size(), count, dropped);
+    }
+
+    /** One article per title, holding the paragraphs of every entry with that title, in the order they come. */
+    private static JsonNode mergedByTitle(ObjectMapper json, JsonNode data) {
+        Map<String, ObjectNode> byTitle = new LinkedHashMap<>();
+        for (JsonNode a : data) {
+            ObjectNode merged = byTitle.computeIfAbsent(a.get("title").asText(), t -> {
+                ObjectNode n = json.createObjectNode();
+                n.put("title", t);
+                n.putArray("paragraphs");
+                return n;
+            });
+            ((ArrayNode) merged.get("paragraphs")).addAll((ArrayNode) a.get("paragraphs"));
+        }
+        return json.valueToTree(new ArrayList<>(byTitle.values()));
     }
 
     private static String slug(String title) {
