@@ -5,21 +5,44 @@ import dev.ragkit.ingest.IndexListener;
 import dev.ragkit.ingest.IndexProgress;
 import dev.ragkit.parse.SkipReason;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Collections;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Index progress as meters: {@code ragkit.index.files} (counter by {@code result}: indexed, unchanged, skipped with
  * the reason, failed), {@code ragkit.index.chunks} (counter) and {@code ragkit.index.progress} (gauge: files done of
- * the run, 0–1). Paths are never tags. Passes every event on to the next listener.
+ * the latest run on the registry, 0–1; it keeps its value after the run and its listener are gone). Paths are never
+ * tags. Passes every event on to the next listener.
  */
 public final class MeteredIndexListener implements IndexListener {
+
+    /**
+     * Each registry's progress, which its gauge reads. A gauge only holds its state weakly unless told otherwise, so a
+     * gauge on the listener itself read NaN once an indexer and its listener were collected; the registry key is weak,
+     * so a registry that is dropped takes its entry with it.
+     */
+    private static final Map<MeterRegistry, Progress> PROGRESS = Collections.synchronizedMap(new WeakHashMap<>());
+
     private final IndexListener next;
     private final MeterRegistry meters;
-    private final AtomicLong total = new AtomicLong();
-    private final AtomicLong done = new AtomicLong();
+    private final Progress progress;
+
+    /** Files done and files in the run. */
+    private static final class Progress {
+        final AtomicLong total = new AtomicLong();
+        final AtomicLong done = new AtomicLong();
+
+        double fraction() {
+            long t = total.get();
+            return t == 0 ? 0 : (double) done.get() / t;
+        }
+    }
 
     /**
      * @param next   the listener to pass events to ({@link IndexListener#NONE} for none)
@@ -28,14 +51,17 @@ public final class MeteredIndexListener implements IndexListener {
     public MeteredIndexListener(IndexListener next, MeterRegistry meters) {
         this.next = Objects.requireNonNull(next, "next");
         this.meters = Objects.requireNonNull(meters, "meters");
-        meters.gauge("ragkit.index.progress", this, l -> l.total.get() == 0 ? 0 : (double) l.done.get()
-                / l.total.get());
+        this.progress = PROGRESS.computeIfAbsent(meters, registry -> {
+            Progress p = new Progress();
+            Gauge.builder("ragkit.index.progress", p, Progress::fraction).strongReference(true).register(registry);
+            return p;
+        });
     }
 
     @Override
     public void onStart(int totalFiles) {
-        total.set(totalFiles);
-        done.set(0);
+        progress.total.set(totalFiles);
+        progress.done.set(0);
         next.onStart(totalFiles);
     }
 
@@ -66,8 +92,8 @@ public final class MeteredIndexListener implements IndexListener {
 
     @Override
     public void onProgress(IndexProgress progress) {
-        total.set(progress.filesTotal());
-        done.set(progress.filesDone());
+        this.progress.total.set(progress.filesTotal());
+        this.progress.done.set(progress.filesDone());
         next.onProgress(progress);
     }
 
