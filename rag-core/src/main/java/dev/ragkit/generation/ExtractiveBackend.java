@@ -48,8 +48,8 @@ public final class ExtractiveBackend implements LlmBackend {
     /**
      * What a sentence is worth at least, as a share of the worth of the sentence before it in its paragraph: the
      * sentence after the one that names the subject often holds the answer without naming it again ("It has...").
-     * 0.3 to 0.5 gave the same answer-hit on MLQA, TyDi QA and Natural Questions (+0.7, +3.0 and +3.3 points against
-     * 0); 0.8 and 1 less (docs/design-notes.md, "The sentence after").
+     * 0.3 to 0.5 gave the same answer-hit on MLQA, TyDi QA and Natural Questions (+0.6, +3.0 and +3.3 points at 0.5
+     * against 0); 0.8 and 1 less (docs/design-notes.md, "Encyclopaedia sentences, the sentence after, ...").
      */
     static final double CONTINUATION = 0.5;
 
