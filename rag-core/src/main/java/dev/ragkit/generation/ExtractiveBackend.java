@@ -88,8 +88,37 @@ public final class ExtractiveBackend implements LlmBackend {
         }
     }
 
-    /** A sentence that may be quoted, with its place and worth. */
-    private record Candidate(String text, Block block, int order, double worth) {
+    /** A sentence that may be quoted, with its place (the first block it stands in), the blocks it spans and worth. */
+    private record Candidate(String text, Block block, List<String> sourceIds, int order, double worth) {
+    }
+
+    /**
+     * Blocks that go on from each other — one document's consecutive chunks, on one page and in one section, as
+     * retrieval hands a match in with its neighbours — read as one text, so that a sentence a chunk boundary cut in two
+     * is quoted whole. {@code starts[i]} is where block {@code i} begins in {@code text}.
+     */
+    private record Passage(List<Block> blocks, String text, int[] starts) {
+
+        /** @return the SourceIds of the blocks the characters {@code [from, to)} stand in */
+        List<String> sourceIds(int from, int to) {
+            List<String> ids = new ArrayList<>(2);
+            for (int i = 0; i < blocks.size(); i++) {
+                int end = i + 1 < blocks.size() ? starts[i + 1] - 1 : text.length();
+                if (from < end && to > starts[i]) {
+                    ids.add(blocks.get(i).sourceId());
+                }
+            }
+            return ids;
+        }
+
+        /** @return the block holding character {@code at} */
+        Block blockAt(int at) {
+            int i = blocks.size() - 1;
+            while (i > 0 && starts[i] > at) {
+                i--;
+            }
+            return blocks.get(i);
+        }
     }
 
     private String answer(ChatRequest request) {
@@ -104,10 +133,11 @@ public final class ExtractiveBackend implements LlmBackend {
         }
         Map<String, Double> weights = QueryTerms.rarity(asked, blockTerms);
         List<Candidate> candidates = new ArrayList<>();
-        for (Block b : blocks) {
+        for (Passage passage : passages(blocks)) {
+            Block b = passage.blocks().get(0);
             double previous = 0;
             int previousLine = -2;
-            for (Sentences.Sentence s : Sentences.of(b.text(), b.section(), b.kind().linesAreUnits())) {
+            for (Sentences.Sentence s : Sentences.of(passage.text(), b.section(), b.kind().linesAreUnits())) {
                 Set<String> terms = QueryTerms.of(s.text());
                 terms.retainAll(asked);
                 double own = terms.isEmpty() ? 0 : QueryTerms.coverage(weights, terms);
@@ -116,7 +146,8 @@ public final class ExtractiveBackend implements LlmBackend {
                 double worth = Math.max(own, samePassage ? CONTINUATION * previous : 0);
                 previousLine = s.lastLine();
                 if (!s.heading() && worth > 0) {
-                    candidates.add(new Candidate(display(s.text()), b, candidates.size(), worth));
+                    candidates.add(new Candidate(display(s.text()), passage.blockAt(s.start()),
+                            passage.sourceIds(s.start(), s.end()), candidates.size(), worth));
                 }
                 previous = s.heading() ? 0 : own;
             }
@@ -142,9 +173,45 @@ public final class ExtractiveBackend implements LlmBackend {
         StringBuilder out = new StringBuilder(LABEL);
         for (Candidate c : chosen) {
             out.append("\n- ").append(c.text()).append(c.block().place())
-                    .append(" [SourceId: ").append(c.block().sourceId()).append(']');
+                    .append(" [SourceId: ").append(String.join(", ", c.sourceIds())).append(']');
         }
         return out.toString();
+    }
+
+    /** The blocks in runs that go on from each other: one document's consecutive chunks, one page, one section. */
+    private static List<Passage> passages(List<Block> blocks) {
+        List<Passage> passages = new ArrayList<>();
+        int i = 0;
+        while (i < blocks.size()) {
+            int j = i + 1;
+            while (j < blocks.size() && continues(blocks.get(j - 1), blocks.get(j))) {
+                j++;
+            }
+            List<Block> run = blocks.subList(i, j);
+            StringBuilder text = new StringBuilder();
+            int[] starts = new int[run.size()];
+            for (int k = 0; k < run.size(); k++) {
+                if (k > 0) {
+                    text.append('\n');
+                }
+                starts[k] = text.length();
+                text.append(run.get(k).text());
+            }
+            passages.add(new Passage(List.copyOf(run), text.toString(), starts));
+            i = j;
+        }
+        return passages;
+    }
+
+    /** Whether {@code next} is the chunk right after {@code previous} in the same document, page and section. */
+    private static boolean continues(Block previous, Block next) {
+        int a = previous.sourceId().lastIndexOf(':');
+        int b = next.sourceId().lastIndexOf(':');
+        return previous.sourceId().regionMatches(0, next.sourceId(), 0, Math.max(a, b) + 1) && a == b
+                && Long.parseLong(next.sourceId().substring(b + 1)) == Long.parseLong(previous.sourceId()
+                .substring(a + 1)) + 1
+                && Objects.equals(previous.page(), next.page()) && Objects.equals(previous.section(), next.section())
+                && previous.kind() == next.kind();
     }
 
     /** The blocks of a standard prompt, each with its page and section headers and its text. */

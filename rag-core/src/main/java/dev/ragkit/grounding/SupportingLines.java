@@ -6,11 +6,12 @@ import dev.ragkit.internal.Sentences;
 import dev.ragkit.prompt.ContextBlock;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Finds the lines of a cited block that support a statement of the answer, so that a citation points at them rather
  * than at the whole chunk: where the statement is quoted from the block (extractive answers, quotes in model answers),
- * the lines of the quote; otherwise the lines of the block's sentence ({@link Sentences}) that shares the most of the
+ * the lines of the quote, or of its part in the block when it runs over the block's edge; otherwise the lines of the block's sentence ({@link Sentences}) that shares the most of the
  * statement's content words ({@link QueryTerms}); when no sentence shares any, the block's lines. Stateless.
  */
 final class SupportingLines {
@@ -89,10 +90,36 @@ final class SupportingLines {
             }
         }
         int at = flat.indexOf(wanted);
-        if (at < 0) {
+        if (at >= 0) {
+            return new int[] {origin[at], origin[at + wanted.length() - 1] + 1};
+        }
+        String f = flat.toString().stripTrailing();
+        int[] part = partOf(wanted, f);
+        return part == null ? null : new int[] {origin[part[0]], origin[part[1] - 1] + 1};
+    }
+
+    /**
+     * A quote that runs over the block's edge — the extractive answer quotes a sentence a chunk boundary cut in two
+     * whole, and cites both chunks: where the text ends with the quote's beginning, or starts with its end, at least
+     * {@value #SHORTEST_QUOTE} characters of it. {@code {start, end}} in {@code text}, or null.
+     */
+    private static int @Nullable [] partOf(String wanted, String text) {
+        if (text.length() < SHORTEST_QUOTE) {
             return null;
         }
-        return new int[] {origin[at], origin[at + wanted.length() - 1] + 1};
+        String opening = wanted.substring(0, SHORTEST_QUOTE);
+        for (int p = text.indexOf(opening); p >= 0; p = text.indexOf(opening, p + 1)) {
+            if (wanted.startsWith(text.substring(p))) {
+                return new int[] {p, text.length()};                     // the text ends with the quote's beginning
+            }
+        }
+        String head = text.substring(0, SHORTEST_QUOTE);
+        for (int q = wanted.indexOf(head); q >= 0; q = wanted.indexOf(head, q + 1)) {
+            if (text.startsWith(wanted.substring(q))) {
+                return new int[] {0, wanted.length() - q};                // the text starts with the quote's end
+            }
+        }
+        return null;
     }
 
     private static int[] lines(ContextBlock block, String text, int start, int end) {

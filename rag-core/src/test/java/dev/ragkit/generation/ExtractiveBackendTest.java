@@ -135,6 +135,33 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_sentenceCutByAChunkBoundary_isQuotedWhole_citingBothChunksAtTheirLines() {
+        // wrapped markdown: the 126-token window ended on line 3, in the middle of a sentence that goes on in line 4
+        String first = "Keys rotate every ninety days.\nOld keys keep working for a grace\nperiod that";
+        String second = "lasts one week after the rotation.\nOld keys keep working in the grace period of the portal.";
+        StoredDocument d = StoredDocument.builder().tenant("t").path("keys.md").title("keys.md")
+                .charCount(first.length() + second.length() + 1).build();
+        ContextBlock a = new ContextBlock(ContextBlock.Kind.RELEVANT, d,
+                new StoredChunk(d.id(), 4, first, null, 20, 1, 3, null, null), first, 1, 3, 0.8, 0.8, 0.8, null, false);
+        ContextBlock b = new ContextBlock(ContextBlock.Kind.RELEVANT, d,
+                new StoredChunk(d.id(), 5, second, null, 15, 4, 5, null, null), second, 4, 5, Double.NaN, Double.NaN,
+                0.8, null, false);
+
+        ChatResult r = new ExtractiveBackend(1).chat(prompt(List.of(a, b),
+                "How long do old keys keep working for a grace period?"));
+
+        assertThat(r.text().lines().skip(1)).containsExactly("- Old keys keep working for a grace period that lasts "
+                + "one week after the rotation. [SourceId: " + a.sourceId() + ", " + b.sourceId() + "]");
+        List<Citation> cited = CitationExtractor.standard().extract(r.text(), List.of(a, b)).citations();
+        assertThat(cited).extracting(Citation::sourceId).containsExactly(a.sourceId(), b.sourceId());
+        assertThat(cited.get(0).startLine()).isEqualTo(2);
+        assertThat(cited.get(0).endLine()).isEqualTo(3);
+        // the second chunk's part of the quote, not its other sentence about the grace period
+        assertThat(cited.get(1).startLine()).isEqualTo(4);
+        assertThat(cited.get(1).endLine()).isEqualTo(4);
+    }
+
+    @Test
     void chat_atMostTheConfiguredSentences_inContextOrder() {
         ContextBlock a = block("a.md", "Keys rotate daily. Keys rotate weekly keys. Keys expire.");
         ChatResult r = new ExtractiveBackend(2).chat(prompt(List.of(a), "keys rotate weekly"));
