@@ -205,11 +205,12 @@ public final class ExtractiveBackend implements LlmBackend {
 
     /** Whether {@code next} is the chunk right after {@code previous} in the same document, page and section. */
     private static boolean continues(Block previous, Block next) {
-        int a = previous.sourceId().lastIndexOf(':');
-        int b = next.sourceId().lastIndexOf(':');
-        return previous.sourceId().regionMatches(0, next.sourceId(), 0, Math.max(a, b) + 1) && a == b
-                && Long.parseLong(next.sourceId().substring(b + 1)) == Long.parseLong(previous.sourceId()
-                .substring(a + 1)) + 1
+        String before = previous.sourceId();
+        String after = next.sourceId();
+        int a = before.lastIndexOf(':');
+        int b = after.lastIndexOf(':');
+        return before.substring(0, a).equals(after.substring(0, b))
+                && Long.parseLong(after.substring(b + 1)) == Long.parseLong(before.substring(a + 1)) + 1
                 && Objects.equals(previous.page(), next.page()) && Objects.equals(previous.section(), next.section())
                 && previous.kind() == next.kind();
     }
