@@ -22,7 +22,7 @@ public final class ReferenceMarks {
      * @param at   where a mark may start
      * @return the position after the run of reference marks starting at {@code at}; {@code at} when none starts there
      */
-    public static int skip(CharSequence text, int at) {
+    public static int skip(String text, int at) {
         int position = at;
         for (int end = markEnd(text, position); end > position; end = markEnd(text, position)) {
             position = end;
@@ -31,13 +31,13 @@ public final class ReferenceMarks {
     }
 
     /** The position after one mark at {@code at}, else {@code at}. */
-    private static int markEnd(CharSequence text, int at) {
+    private static int markEnd(String text, int at) {
         int n = text.length();
         if (at >= n || text.charAt(at) != '[') {
             return at;
         }
         int i = at + 1;
-        if (startsWithIgnoreCase(text, i, CITATION_NEEDED)) {
+        if (text.regionMatches(true, i, CITATION_NEEDED, 0, CITATION_NEEDED.length())) {
             i += CITATION_NEEDED.length();
             return i < n && text.charAt(i) == ']' ? i + 1 : at;
         }
@@ -58,25 +58,13 @@ public final class ReferenceMarks {
     }
 
     /** After a mark's label and its space ({@code note }, {@code nb }, {@code lower-alpha }), else {@code at}. */
-    private static int afterLabel(CharSequence text, int at) {
+    private static int afterLabel(String text, int at) {
         int i = at;
         while (i < text.length() && i - at <= MAX_LABEL && (Character.isLetter(text.charAt(i))
                 || i > at && text.charAt(i) == '-')) {
             i++;
         }
         return i > at && i - at <= MAX_LABEL && i < text.length() && text.charAt(i) == ' ' ? i + 1 : at;
-    }
-
-    private static boolean startsWithIgnoreCase(CharSequence text, int at, String prefix) {
-        if (at + prefix.length() > text.length()) {
-            return false;
-        }
-        for (int k = 0; k < prefix.length(); k++) {
-            if (Character.toLowerCase(text.charAt(at + k)) != prefix.charAt(k)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**
