@@ -88,7 +88,10 @@ public final class ExtractiveBackend implements LlmBackend {
         }
     }
 
-    /** A sentence that may be quoted, with its place (the first block it stands in), the blocks it spans and worth. */
+    /**
+     * A sentence that may be quoted: its passage's first block (for its place: the passage's blocks share page and
+     * section), the SourceIds of the blocks it stands in, and its worth.
+     */
     private record Candidate(String text, Block block, List<String> sourceIds, int order, double worth) {
     }
 
@@ -109,15 +112,6 @@ public final class ExtractiveBackend implements LlmBackend {
                 }
             }
             return ids;
-        }
-
-        /** @return the block holding character {@code at} */
-        Block blockAt(int at) {
-            int i = blocks.size() - 1;
-            while (i > 0 && starts[i] > at) {
-                i--;
-            }
-            return blocks.get(i);
         }
     }
 
@@ -146,8 +140,8 @@ public final class ExtractiveBackend implements LlmBackend {
                 double worth = Math.max(own, samePassage ? CONTINUATION * previous : 0);
                 previousLine = s.lastLine();
                 if (!s.heading() && worth > 0) {
-                    candidates.add(new Candidate(display(s.text()), passage.blockAt(s.start()),
-                            passage.sourceIds(s.start(), s.end()), candidates.size(), worth));
+                    candidates.add(new Candidate(display(s.text()), b, passage.sourceIds(s.start(), s.end()),
+                            candidates.size(), worth));
                 }
                 previous = s.heading() ? 0 : own;
             }
