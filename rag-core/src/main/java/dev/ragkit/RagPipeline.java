@@ -2,7 +2,10 @@ package dev.ragkit;
 
 import dev.ragkit.audit.AuditTrail;
 import dev.ragkit.budget.BudgetLimits;
+import dev.ragkit.embedding.Embedder;
 import dev.ragkit.generation.Cancellable;
+import dev.ragkit.generation.ExtractiveBackend;
+import dev.ragkit.generation.ExtractiveFallbackBackend;
 import dev.ragkit.generation.HealthStatus;
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.generation.LlmBackends;
@@ -21,6 +24,7 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Answers questions from your documents, with citations, or hands them to a human. Thread-safe and stateless per
@@ -253,11 +257,26 @@ public final class RagPipeline implements AutoCloseable {
             if (!problems.isEmpty()) {
                 throw new IllegalStateException(String.join("; ", problems));
             }
-            LlmBackend b = backend != null ? backend : LlmBackends.load(Objects.requireNonNull(backendProvider),
-                    backendConfig);
+            LlmBackend b = quoting(backend != null ? backend : LlmBackends.load(
+                    Objects.requireNonNull(backendProvider), backendConfig), embedder);
             DocumentStore s = store != null ? store : StoreProviders.load(Objects.requireNonNull(storeProvider),
                     storeConfig);
             return new RagPipeline(this, s, b);
+        }
+
+        /**
+         * An extractive backend built without an embedder ({@link ExtractiveBackend}, {@link ExtractiveFallbackBackend})
+         * chooses its quotes with the pipeline's too: the same model that found the passages helps pick their
+         * sentences. One given its own embedder keeps it.
+         */
+        private static LlmBackend quoting(LlmBackend backend, @Nullable Embedder embedder) {
+            if (embedder != null && backend instanceof ExtractiveBackend e && e.embedder() == null) {
+                return e.quotingWith(embedder);
+            }
+            if (embedder != null && backend instanceof ExtractiveFallbackBackend f && f.embedder() == null) {
+                return f.quotingWith(embedder);
+            }
+            return backend;
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.ragkit.embedding;
 
 import dev.ragkit.error.RagException;
+import dev.ragkit.internal.Vectors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -92,7 +93,7 @@ public record SimilarityScale(double centre, double spread) {
         for (int i = 0; i < q.length; i++) {
             for (int j = 0; j < p.length; j++) {
                 if (i != j) {
-                    double c = cosine(q[i], p[j]);
+                    double c = Vectors.cosine(q[i], p[j]);
                     sum += c;
                     squares += c * c;
                     n++;
@@ -109,18 +110,6 @@ public record SimilarityScale(double centre, double spread) {
             return new SimilarityScale(Double.isFinite(mean) ? Math.max(-1, Math.min(mean, 0.999)) : 0, 1);
         }
         return new SimilarityScale(mean, sd);
-    }
-
-    private static double cosine(float[] a, float[] b) {
-        double dot = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += a[i] * b[i];
-            na += a[i] * a[i];
-            nb += b[i] * b[i];
-        }
-        return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
     }
 
     private static List<String> pairs() {

@@ -1,5 +1,6 @@
 package dev.ragkit.generation;
 
+import dev.ragkit.embedding.Embedder;
 import dev.ragkit.error.LlmTimeoutException;
 import dev.ragkit.error.LlmUnavailableException;
 import dev.ragkit.error.RagException;
@@ -45,7 +46,7 @@ public final class ExtractiveFallbackBackend implements LlmBackend, AutoCloseabl
 
     private final @Nullable LlmBackend primary;
     private final String missingReason;
-    private final ExtractiveBackend extractive = new ExtractiveBackend();
+    private final ExtractiveBackend extractive;
     private final long retryAfterNanos;
     private final LongSupplier nanoTime;
     /** While the server is left alone: until this {@link #nanoTime} value; meaningful only when {@link #down}. */
@@ -54,8 +55,9 @@ public final class ExtractiveFallbackBackend implements LlmBackend, AutoCloseabl
     private final AtomicReference<@Nullable String> lastFailure = new AtomicReference<>();
 
     private ExtractiveFallbackBackend(@Nullable LlmBackend primary, String missingReason, Duration retryAfter,
-            LongSupplier nanoTime) {
+            LongSupplier nanoTime, ExtractiveBackend extractive) {
         this.primary = primary;
+        this.extractive = extractive;
         this.missingReason = missingReason;
         Objects.requireNonNull(retryAfter, "retryAfter");
         if (retryAfter.isNegative()) {
@@ -84,7 +86,8 @@ public final class ExtractiveFallbackBackend implements LlmBackend, AutoCloseabl
 
     /** For tests: the clock that times the retry interval. */
     static ExtractiveFallbackBackend of(LlmBackend primary, Duration retryAfter, LongSupplier nanoTime) {
-        return new ExtractiveFallbackBackend(Objects.requireNonNull(primary, "primary"), "", retryAfter, nanoTime);
+        return new ExtractiveFallbackBackend(Objects.requireNonNull(primary, "primary"), "", retryAfter, nanoTime,
+                new ExtractiveBackend());
     }
 
     /**
@@ -94,7 +97,22 @@ public final class ExtractiveFallbackBackend implements LlmBackend, AutoCloseabl
      */
     public static ExtractiveFallbackBackend withoutModel(String reason) {
         Objects.requireNonNull(reason, "reason");
-        return new ExtractiveFallbackBackend(null, reason, Duration.ZERO, System::nanoTime);
+        return new ExtractiveFallbackBackend(null, reason, Duration.ZERO, System::nanoTime, new ExtractiveBackend());
+    }
+
+    /**
+     * @param embedder the model that helps choose the quoted sentences ({@link ExtractiveBackend#quotingWith})
+     * @return a backend like this one (the same server, reason and retry interval; its own record of failures) whose
+     *         extractive answers also ask {@code embedder} which sentences are closest to the question
+     */
+    public ExtractiveFallbackBackend quotingWith(Embedder embedder) {
+        return new ExtractiveFallbackBackend(primary, missingReason, Duration.ofNanos(retryAfterNanos), nanoTime,
+                extractive.quotingWith(embedder));
+    }
+
+    /** @return the model that helps choose the quoted sentences, or {@code null} when the question's words alone do */
+    public @Nullable Embedder embedder() {
+        return extractive.embedder();
     }
 
     /** @return the model server's name, or {@value ExtractiveBackend#MODEL} without one */

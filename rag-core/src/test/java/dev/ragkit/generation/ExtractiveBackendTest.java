@@ -8,6 +8,8 @@ import dev.ragkit.RagPipeline;
 import dev.ragkit.RagRequest;
 import dev.ragkit.RagResponse;
 import dev.ragkit.audit.AuditSink;
+import dev.ragkit.embedding.Embedder;
+import dev.ragkit.error.RagException;
 import dev.ragkit.grounding.Citation;
 import dev.ragkit.grounding.SelfRating;
 import dev.ragkit.prompt.ContextBlock;
@@ -234,6 +236,75 @@ final class ExtractiveBackendTest {
         assertThat(streamed.toString()).isEqualTo(done[0].text());
     }
 
+    /** The toy embedder, remembering every batch of texts it embeds as documents. */
+    private static final class Recording extends HashedBagOfWordsEmbedder {
+        final List<List<String>> batches = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        Recording() {
+            super("toy", 64);
+        }
+
+        @Override
+        public float[][] embed(List<String> texts) {
+            batches.add(List.copyOf(texts));
+            return super.embed(texts);
+        }
+
+        @Override
+        public float[][] embedQueries(List<String> queries) {
+            return super.embed(queries);
+        }
+    }
+
+    @Test
+    void chat_withAnEmbedder_embedsTheCandidateSentencesOnce_atMost64() {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 100; i++) {
+            text.append("Ferry number ").append(i).append(" leaves the pier at dawn.\n\n");
+        }
+        Recording embedder = new Recording();
+
+        ChatResult r = new ExtractiveBackend(3, embedder).chat(prompt(List.of(block("a.md", text.toString())),
+                "When does the ferry leave?"));
+
+        assertThat(embedder.batches).hasSize(1);
+        assertThat(embedder.batches.get(0)).hasSize(ExtractiveBackend.MAX_EMBEDDED)
+                .startsWith("Ferry number 0 leaves the pier at dawn.");
+        assertThat(markers(r.text())).hasSize(3);
+    }
+
+    @Test
+    void chat_embedderThatFails_leavesTheChoiceToTheQuestionsWords() {
+        Embedder down = new HashedBagOfWordsEmbedder("down", 64) {
+            @Override
+            public float[][] embed(List<String> texts) {
+                throw new RagException("the embedding server is down");
+            }
+        };
+        ChatRequest p = prompt(List.of(block("a.md", "Keys rotate weekly.\n\nThe cafeteria opens at eight.\n\n"
+                + "Tokens expire.")), "How often do keys rotate?");
+
+        String withWordsAlone = new ExtractiveBackend().chat(p).text();
+        String withFailingEmbedder = new ExtractiveBackend(3, down).chat(p).text();
+
+        assertThat(withFailingEmbedder).isEqualTo(withWordsAlone).contains("Keys rotate weekly.")
+                .doesNotContain("cafeteria");
+    }
+
+    @Test
+    void quotingWith_keepsTheSentenceLimit_andNamesTheEmbedder() {
+        Recording embedder = new Recording();
+        ExtractiveBackend quoting = new ExtractiveBackend(1).quotingWith(embedder);
+
+        ChatResult r = quoting.chat(prompt(List.of(block("a.md", "Keys rotate weekly. Keys expire yearly.")),
+                "keys"));
+
+        assertThat(quoting.embedder()).isSameAs(embedder);
+        assertThat(new ExtractiveBackend().embedder()).isNull();
+        assertThat(markers(r.text())).hasSize(1);
+        assertThat(embedder.batches).isNotEmpty();
+    }
+
     @Test
     void pipeline_withTheExtractiveBackend_citesOnlyRealSourcesAndSaysWhatItIs() {
         DocumentStore store = InMemoryDocumentStore.builder().dimension(64).build();
@@ -249,7 +320,8 @@ final class ExtractiveBackendTest {
             store.upsert(o, List.of(new StoredChunk(o.id(), 0, other, HashedBagOfWordsEmbedder.vector(other, 64), 12,
                     1, 1, null, null)));
         }
-        RagPipeline rag = RagPipeline.builder().store(store).embedder(new HashedBagOfWordsEmbedder("toy", 64))
+        Recording embedder = new Recording();
+        RagPipeline rag = RagPipeline.builder().store(store).embedder(embedder)
                 .backend(new ExtractiveBackend()).model(ExtractiveBackend.MODEL).selfRating(false)
                 .relevanceModel(RelevanceModel.fused()).auditSink(AuditSink.none()).build();
 
@@ -261,5 +333,8 @@ final class ExtractiveBackendTest {
         assertThat(r.grounded()).isTrue();
         assertThat(r.unknownSourceIds()).isEmpty();
         assertThat(r.citations()).extracting(Citation::sourceId).containsExactly(d.id() + ":0");
+        // the pipeline lent the backend its embedder to choose the sentences
+        assertThat(embedder.batches).anySatisfy(batch -> assertThat(batch)
+                .contains("API keys rotate every ninety days.", "The rotate command replaces a key early."));
     }
 }

@@ -151,6 +151,25 @@ final class ExtractiveFallbackBackendTest {
     }
 
     @Test
+    void quotingWith_quotesWithTheEmbedder_andKeepsTheServerAndItsInterval() {
+        Switchable server = new Switchable();
+        HashedBagOfWordsEmbedder embedder = new HashedBagOfWordsEmbedder("toy", 64);
+        ExtractiveFallbackBackend backend = fallback(server).quotingWith(embedder);
+
+        ChatResult first = backend.chat(question());
+        now.addAndGet(Duration.ofSeconds(29).toNanos());
+        backend.chat(question());
+
+        assertThat(fallback(server).embedder()).isNull();
+        assertThat(backend.embedder()).isSameAs(embedder);
+        assertThat(first.text()).startsWith(ExtractiveBackend.LABEL).contains("ninety days");
+        assertThat(server.calls).as("left alone within the same interval").hasValue(1);
+        server.up();
+        now.addAndGet(Duration.ofSeconds(2).toNanos());
+        assertThat(backend.chat(question()).model()).isEqualTo("llama3.2");
+    }
+
+    @Test
     void chat_serverTooSlow_fallsBackToo() {
         Switchable server = new Switchable();
         server.failure = new LlmTimeoutException("no answer within 30 s");
