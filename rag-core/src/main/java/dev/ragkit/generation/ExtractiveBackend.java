@@ -39,6 +39,7 @@ import org.slf4j.LoggerFactory;
  * its similarity to the question lies between the least and the most similar sentence of the context ({@link
  * #SEMANTIC}), so "How cold does it get in winter?" finds "The coldest month is January, when ... 13 °F". Then a
  * sentence sharing no word with the question can be quoted; without an embedder a sentence worth nothing never is.
+ * The answerability check before generation has already decided that the context supports the question.
  * It costs one embedding call of at most {@value #MAX_EMBEDDED} sentences per answer; when that call fails the words
  * alone decide. A paged block's sentences carry their place as its header names it
  * ({@link PageKind}): {@code (p. 12)}, {@code (slide 7)}, {@code (sheet Q3)}; a sheet's rows and a slide's
@@ -225,7 +226,9 @@ public final class ExtractiveBackend implements LlmBackend {
     /**
      * The candidates worth {@code (1 - SEMANTIC) × word worth + SEMANTIC × s}, {@code s} the place of a sentence's
      * similarity to the question between the lowest and the highest among the first {@value #MAX_EMBEDDED} (0 to 1; 0
-     * beyond them); those then worth nothing are dropped. When the embedder fails, the word worth alone.
+     * beyond them). All stay candidates, so a context of {@code maxSentences} sentences or fewer is quoted whole: the
+     * scaling puts the least similar at 0 however close it is. When the embedder fails, the word worth alone, and
+     * the sentences worth nothing by it are dropped.
      */
     private static List<Candidate> rescored(Embedder embedder, String question, List<Candidate> candidates) {
         List<Candidate> embedded = candidates.subList(0, Math.min(candidates.size(), MAX_EMBEDDED));
@@ -246,10 +249,8 @@ public final class ExtractiveBackend implements LlmBackend {
         for (int i = 0; i < candidates.size(); i++) {
             Candidate c = candidates.get(i);
             double place = i >= similarity.length ? 0 : high > low ? (similarity[i] - low) / (high - low) : 1;
-            double worth = (1 - SEMANTIC) * c.worth() + SEMANTIC * place;
-            if (worth > 0) {
-                rescored.add(new Candidate(c.text(), c.block(), c.sourceIds(), c.order(), worth));
-            }
+            rescored.add(new Candidate(c.text(), c.block(), c.sourceIds(), c.order(),
+                    (1 - SEMANTIC) * c.worth() + SEMANTIC * place));
         }
         return rescored;
     }
