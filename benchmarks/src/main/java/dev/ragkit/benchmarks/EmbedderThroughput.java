@@ -9,6 +9,7 @@ import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2Embedding
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.ragkit.embedding.Embedder;
 import dev.ragkit.embedding.Embedders;
+import dev.ragkit.internal.Vectors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,20 +70,8 @@ public final class EmbedderThroughput {
         }
         double min = 1;
         for (int i = 0; i < texts.size(); i++) {
-            min = Math.min(min, cosine(ourVectors[i], theirVectors.get(i).vector()));
+            min = Math.min(min, Vectors.cosine(ourVectors[i], theirVectors.get(i).vector()));
         }
         System.out.printf(Locale.ROOT, "lowest cosine between the two vectors of a text: %.6f%n", min);
-    }
-
-    static double cosine(float[] a, float[] b) {
-        double dot = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += a[i] * b[i];
-            na += a[i] * a[i];
-            nb += b[i] * b[i];
-        }
-        return dot / Math.sqrt(na * nb);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ragkit.embedding.Embedders;
+import dev.ragkit.internal.Vectors;
 import dev.ragkit.store.lucene.VectorFormatProbe;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -44,10 +45,10 @@ final class VectorFileTest {
         float[][] expected = Embedders.load("all-minilm-l6-v2-q").embed(texts);
         float[][] read = file.rows(0, 4);
         for (int i = 0; i < 4; i++) {
-            assertThat(EmbedderThroughput.cosine(read[i], expected[i])).isGreaterThan(0.9999);
+            assertThat(Vectors.cosine(read[i], expected[i])).isGreaterThan(0.9999);
             assertThat(LuceneMillionBenchmark.dot(read[i], read[i])).isCloseTo(1.0f, Offset.offset(1e-5f)); // unit length
         }
-        assertThat(EmbedderThroughput.cosine(read[0], read[1])).isLessThan(0.9);
+        assertThat(Vectors.cosine(read[0], read[1])).isLessThan(0.9);
         assertThatThrownBy(() -> file.rows(3, 2)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("file of 4 rows");
     }
