@@ -24,6 +24,7 @@ import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -238,7 +239,7 @@ final class ExtractiveBackendTest {
 
     /** The toy embedder, remembering every batch of texts it embeds as documents. */
     private static final class Recording extends HashedBagOfWordsEmbedder {
-        final List<List<String>> batches = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<List<String>> batches = new CopyOnWriteArrayList<>();
 
         Recording() {
             super("toy", 64);
