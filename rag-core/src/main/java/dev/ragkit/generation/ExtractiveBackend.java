@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * one, see {@link #quotingWith}) the model's view counts too: a sentence's worth is half its word worth and half where
  * its similarity to the question lies between the least and the most similar sentence of the context ({@link
  * #SEMANTIC}), so "How cold does it get in winter?" finds "The coldest month is January, when ... 13 °F". Then a
- * sentence sharing no word with the question can be quoted; without an embedder a sentence worth nothing never is.
+ * sentence sharing no word with the question can be quoted when the model finds it as close as one that does;
+ * without an embedder a sentence worth nothing never is.
  * The answerability check before generation has already decided that the context supports the question.
  * It costs one embedding call of at most {@value #MAX_EMBEDDED} sentences per answer; when that call fails the words
  * alone decide. A paged block's sentences carry their place as its header names it
@@ -226,9 +227,10 @@ public final class ExtractiveBackend implements LlmBackend {
     /**
      * The candidates worth {@code (1 - SEMANTIC) × word worth + SEMANTIC × s}, {@code s} the place of a sentence's
      * similarity to the question between the lowest and the highest among the first {@value #MAX_EMBEDDED} (0 to 1; 0
-     * beyond them). All stay candidates, so a context of {@code maxSentences} sentences or fewer is quoted whole: the
-     * scaling puts the least similar at 0 however close it is. When the embedder fails, the word worth alone, and
-     * the sentences worth nothing by it are dropped.
+     * beyond them). A sentence holding no word of the question stays a candidate only when it is as similar as the
+     * least similar sentence that holds one, or at least halfway from the least to the most similar, so that a short
+     * context is not padded out with sentences about something else. When the embedder fails, the word worth alone,
+     * and the sentences worth nothing by it are dropped.
      */
     private static List<Candidate> rescored(Embedder embedder, String question, List<Candidate> candidates) {
         List<Candidate> embedded = candidates.subList(0, Math.min(candidates.size(), MAX_EMBEDDED));
@@ -245,12 +247,19 @@ public final class ExtractiveBackend implements LlmBackend {
         }
         double low = Arrays.stream(similarity).min().orElse(0);
         double high = Arrays.stream(similarity).max().orElse(0);
+        // a sentence without the question's words must be as close as one with them, or nearer than halfway
+        double bar = (low + high) / 2;
+        for (int i = 0; i < similarity.length; i++) {
+            bar = embedded.get(i).worth() > 0 ? Math.min(bar, similarity[i]) : bar;
+        }
         List<Candidate> rescored = new ArrayList<>(candidates.size());
         for (int i = 0; i < candidates.size(); i++) {
             Candidate c = candidates.get(i);
             double place = i >= similarity.length ? 0 : high > low ? (similarity[i] - low) / (high - low) : 1;
-            rescored.add(new Candidate(c.text(), c.block(), c.sourceIds(), c.order(),
-                    (1 - SEMANTIC) * c.worth() + SEMANTIC * place));
+            if (c.worth() > 0 || i < similarity.length && similarity[i] >= bar) {
+                rescored.add(new Candidate(c.text(), c.block(), c.sourceIds(), c.order(),
+                        (1 - SEMANTIC) * c.worth() + SEMANTIC * place));
+            }
         }
         return rescored;
     }
