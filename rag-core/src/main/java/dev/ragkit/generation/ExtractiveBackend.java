@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * one, see {@link #quotingWith}) the model's view counts too: a sentence's worth is half its word worth and half where
  * its similarity to the question lies between the least and the most similar sentence of the context ({@link
  * #SEMANTIC}), so "How cold does it get in winter?" finds "The coldest month is January, when ... 13 °F". Then a
- * sentence sharing no word with the question can be quoted when the model finds it as close as one that does;
+ * sentence sharing no word with the question can be quoted when the model finds it as close as one that does —
+ * in running text, not among a sheet's rows or a slide's paragraphs, which stand alone and look alike to a model;
  * without an embedder a sentence worth nothing never is.
  * The answerability check before generation has already decided that the context supports the question.
  * It costs one embedding call of at most {@value #MAX_EMBEDDED} sentences per answer; when that call fails the words
@@ -188,7 +189,9 @@ public final class ExtractiveBackend implements LlmBackend {
                 boolean samePassage = s.firstLine() <= previousLine + 1 && !b.kind().linesAreUnits();
                 double worth = Math.max(own, samePassage ? CONTINUATION * previous : 0);
                 previousLine = s.lastLine();
-                if (!s.heading() && (worth > 0 || embedder != null)) {
+                // without the question's words, only in running text: a sheet's rows and a slide's paragraphs stand
+                // alone, and look alike to a model ("South | 950" and "North | 1200")
+                if (!s.heading() && (worth > 0 || embedder != null && !b.kind().linesAreUnits())) {
                     candidates.add(new Candidate(display(s.text()), b, passage.sourceIds(s.start(), s.end()),
                             candidates.size(), worth));
                 }
