@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
  * one, see {@link #quotingWith}) the model's view counts too: a sentence's worth is half its word worth and half where
  * its similarity to the question lies between the least and the most similar sentence of the context ({@link
  * #SEMANTIC}), so "How cold does it get in winter?" finds "The coldest month is January, when ... 13 °F". Then a
- * sentence sharing no word with the question can be quoted when the model finds it as close as one that does —
- * in running text, not among a sheet's rows or a slide's paragraphs, which stand alone and look alike to a model;
- * without an embedder a sentence worth nothing never is.
+ * sentence sharing no word with the question can be quoted when the model finds it as close as one that does, or
+ * at least halfway from the least to the most similar sentence — in running text, not among a sheet's rows or a
+ * slide's paragraphs, which stand alone and look alike to a model; without an embedder a sentence worth nothing never
+ * is.
  * The answerability check before generation has already decided that the context supports the question.
  * It costs one embedding call of at most {@value #MAX_EMBEDDED} sentences per answer; when that call fails the words
  * alone decide. A paged block's sentences carry their place as its header names it
