@@ -739,6 +739,12 @@ final class RagPipelineTest {
 
         assertThat(out.done.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(call.isCancelled()).isTrue();
+        // a cancel that comes before the backend has handed back its handle reaches the backend when it does, on the
+        // pipeline's thread, which may be just after the listener heard of the cancellation
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!backend.streamCancelled.get() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
         assertThat(backend.streamCancelled).isTrue();
         assertThat(out.error).isInstanceOf(CancellationException.class);
         assertThat(out.tokens).containsExactly("one ");
