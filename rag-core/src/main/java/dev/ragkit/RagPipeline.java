@@ -265,9 +265,9 @@ public final class RagPipeline implements AutoCloseable {
         }
 
         /**
-         * An extractive backend built without an embedder ({@link ExtractiveBackend}, {@link ExtractiveFallbackBackend})
-         * chooses its quotes with the pipeline's too: the same model that found the passages helps pick their
-         * sentences. One given its own embedder keeps it.
+         * An extractive backend built without an embedder ({@link ExtractiveBackend},
+         * {@link ExtractiveFallbackBackend}) chooses its quotes with the pipeline's too: the same model that found the
+         * passages helps pick their sentences. One given its own embedder keeps it.
          */
         private static LlmBackend quoting(LlmBackend backend, @Nullable Embedder embedder) {
             if (embedder != null && backend instanceof ExtractiveBackend e && e.embedder() == null) {

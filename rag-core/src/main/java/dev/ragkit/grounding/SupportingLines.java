@@ -11,8 +11,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Finds the lines of a cited block that support a statement of the answer, so that a citation points at them rather
  * than at the whole chunk: where the statement is quoted from the block (extractive answers, quotes in model answers),
- * the lines of the quote, or of its part in the block when it runs over the block's edge; otherwise the lines of the block's sentence ({@link Sentences}) that shares the most of the
- * statement's content words ({@link QueryTerms}); when no sentence shares any, the block's lines. Stateless.
+ * the lines of the quote, or of its part in the block when it runs over the block's edge; otherwise the lines of the
+ * block's sentence ({@link Sentences}) that shares the most of the statement's content words ({@link QueryTerms});
+ * when no sentence shares any, the block's lines. Stateless.
  */
 final class SupportingLines {
 

@@ -2,8 +2,8 @@ package dev.ragkit.internal;
 
 /**
  * Reference marks that follow a sentence's full stop in encyclopaedias and notes: {@code [1]}, {@code [12]},
- * {@code [note 3]}, {@code [nb 2]}, {@code [lower-alpha 4]} (a label and a number of at most three digits), {@code [a]},
- * {@code [^4]} (a markdown footnote), {@code [citation needed]}.
+ * {@code [note 3]}, {@code [nb 2]}, {@code [lower-alpha 4]} (a label and a number of at most three digits),
+ * {@code [a]}, {@code [^4]} (a markdown footnote), {@code [citation needed]}.
  * Written as in {@code "over time.[1][2] It is"}, they hide the sentence end from a sentence splitter that expects
  * white space or closing punctuation after the stop; the chunker and {@link Sentences} read them as part of the
  * sentence that ends before them. Stateless.

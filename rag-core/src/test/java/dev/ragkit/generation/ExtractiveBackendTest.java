@@ -125,7 +125,8 @@ final class ExtractiveBackendTest {
     @Test
     void chat_sentenceRightAfterTheOneNamingTheSubject_isQuotedThoughItDoesNotNameIt() {
         ContextBlock a = block("galaxy.md", "The Milky Way is the galaxy that holds the Solar System. It spans "
-                + "100,000 light-years.\n\nThe Milky Way galaxy is a barred spiral.\n\nNobody has seen it from outside.");
+                + "100,000 light-years.\n\nThe Milky Way galaxy is a barred spiral.\n\n"
+                + "Nobody has seen it from outside.");
 
         ChatResult r = new ExtractiveBackend().chat(prompt(List.of(a), "How big is the Milky Way galaxy?"));
 
