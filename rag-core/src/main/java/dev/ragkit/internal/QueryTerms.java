@@ -13,14 +13,27 @@ import java.util.regex.Pattern;
 
 /**
  * The content words of a question, as relevance and answer selection compare them with passages: {@link KeyTerms}
- * (lower-case runs of letters and digits, three characters or more, no stop word), without question words, each cut
- * to a rough stem so that "purchases" meets "purchased" ({@link #stem}). A passage's words are taken the same way.
- * Stateless and thread-safe.
+ * (lower-case runs of letters and digits, three characters or more, no stop word), without question words and
+ * without the words that say what form the answer takes ({@link #ANSWER_FORM_WORDS}), each cut to a rough stem so that
+ * "purchases" meets "purchased" ({@link #stem}). A passage's words are taken the same way. Stateless and thread-safe.
  */
 public final class QueryTerms {
 
     /** Words that ask rather than say what is asked about ("how many", "how often"). */
     static final Set<String> QUESTION_WORDS = Set.of("what", "which", "who", "whom", "whose", "many", "much", "often");
+
+    /**
+     * Words that say what form the answer takes rather than what it is about: "What is the <em>full name</em> of the
+     * <em>person</em> who…", "What <em>type</em> of…", "What was the ship <em>called</em>?". The passage that answers
+     * such a question states the name, the type, the person, and seldom the word; counted as content, such a word —
+     * missing from every passage, so weighted as the rarest — made the answering passage look like one about something
+     * else (measured in docs/design-notes.md, "Words that frame the answer").
+     */
+    static final Set<String> ANSWER_FORM_WORDS = Set.of("name", "names", "named", "called", "kind", "kinds", "type",
+            "types", "sort", "person", "someone");
+
+    /** Words that frame the answer only before "name": "full name", "last name", "first name". */
+    static final Set<String> NAME_PARTS = Set.of("full", "last", "first");
 
     private static final Pattern WORD = Pattern.compile("[a-z0-9]+");
     private static final String[] SUFFIXES = {"ing", "ed", "es", "s", "ly"};
@@ -44,11 +57,20 @@ public final class QueryTerms {
     public static Map<String, String> words(String text) {
         Matcher word = WORD.matcher(Objects.requireNonNull(text, "text").toLowerCase(Locale.ROOT));
         Map<String, String> terms = new LinkedHashMap<>();
+        String namePart = null; // "full", "last" or "first", kept unless "name" follows
         while (word.find()) {
             String w = word.group();
-            if (w.length() >= KeyTerms.MIN_LENGTH && !KeyTerms.STOP_WORDS.contains(w) && !QUESTION_WORDS.contains(w)) {
+            if (namePart != null && !w.equals("name") && !w.equals("names")) {
+                terms.putIfAbsent(stem(namePart), namePart);
+            }
+            namePart = NAME_PARTS.contains(w) ? w : null;
+            if (namePart == null && w.length() >= KeyTerms.MIN_LENGTH && !KeyTerms.STOP_WORDS.contains(w)
+                    && !QUESTION_WORDS.contains(w) && !ANSWER_FORM_WORDS.contains(w)) {
                 terms.putIfAbsent(stem(w), w);
             }
+        }
+        if (namePart != null) {
+            terms.putIfAbsent(stem(namePart), namePart);
         }
         return terms;
     }

@@ -83,4 +83,23 @@ final class CalibratedRelevanceTest {
         assertThat(s.of(0)[1]).isBetween(0.0, 0.99);             // "norman" is missing from the best sentence
         assertThat(s.keywords()).isTrue();
     }
+
+    @Test
+    void signals_aQuestionAskingForANameIsCoveredByThePassageThatStatesIt() {
+        // The answer states the founder; it never says "full name" or "person", words that frame the answer.
+        StoredDocument d = StoredDocument.builder().tenant("t").path("acme.md").title("Acme").build();
+        StoredDocument other = StoredDocument.builder().tenant("t").path("tea.md").title("Tea").build();
+        List<SearchHit> hits = List.of(
+                new SearchHit(new StoredChunk(d.id(), 0, "Acme Rockets was founded by Jane Doe in 1951.", null, 12, 1, 1,
+                        null, null), d, 0.5, 3),
+                new SearchHit(new StoredChunk(other.id(), 0, "Green tea is picked in spring.", null, 8, 1, 1, null,
+                        null), other, 0.1, 0));
+
+        RelevanceSignals s = RelevanceSignals.of("What is the full name of the person who founded Acme Rockets?", hits,
+                new SimilarityScale(0.06, 0.09));
+
+        assertThat(s.of(0)[1]).isEqualTo(1.0);                  // the whole question is in the sentence
+        assertThat(s.missingFrom(hits.get(0).chunk().text())).isEmpty();
+        assertThat(s.missingFrom(hits.get(1).chunk().text())).containsExactlyInAnyOrder("founded", "acme", "rockets");
+    }
 }

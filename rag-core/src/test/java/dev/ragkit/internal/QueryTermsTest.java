@@ -1,0 +1,48 @@
+package dev.ragkit.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+final class QueryTermsTest {
+
+    @Test
+    void words_leaveOutQuestionWordsAndTheWordsThatFrameTheAnswer() {
+        assertThat(QueryTerms.words("What is the full name of the person who founded Acme?"))
+                .containsExactly(Map.entry("found", "founded"), Map.entry("acme", "acme"));
+        assertThat(QueryTerms.words("What kind of tree is the Major Oak, and what type of wood is it called?").values())
+                .containsExactly("tree", "major", "oak", "wood");
+        assertThat(QueryTerms.words("Whose last names did someone change?").values()).containsExactly("change");
+    }
+
+    @Test
+    void words_keepFullLastAndFirst_whenNoNameFollows() {
+        assertThat(QueryTerms.words("Who was the first director of the CIA?").values())
+                .containsExactly("first", "director", "cia");
+        assertThat(QueryTerms.words("When was the last season of the show?").values())
+                .containsExactly("last", "season", "show");
+        assertThat(QueryTerms.words("Was the moon full").values()).containsExactly("moon", "full");
+        assertThat(QueryTerms.words("Her first, named Tom").values()).containsExactly("first", "tom");
+    }
+
+    @Test
+    void stem_mapsAWordsFormsToOneKey() {
+        assertThat(List.of("purchases", "purchased", "purchasing").stream().map(QueryTerms::stem).distinct())
+                .containsExactly("purchas");
+        assertThat(QueryTerms.stem("rotate")).isEqualTo("rotate");
+        assertThat(QueryTerms.stem("uses")).isEqualTo("uses");            // too short to cut
+    }
+
+    @Test
+    void coverage_weighsRareWordsMost() {
+        Map<String, Double> weights = QueryTerms.rarity(QueryTerms.of("Acme founder"),
+                List.of(QueryTerms.of("Acme and the founder"), QueryTerms.of("Acme shop"), QueryTerms.of("Acme")));
+
+        assertThat(weights.get("founder")).isGreaterThan(weights.get("acme"));
+        assertThat(QueryTerms.coverage(weights, QueryTerms.of("Acme shop"))).isLessThan(0.5);
+        assertThat(QueryTerms.coverage(weights, QueryTerms.of("the founder of Acme"))).isEqualTo(1.0);
+        assertThat(QueryTerms.coverage(Map.of(), QueryTerms.of("anything"))).isZero();
+    }
+}
