@@ -13,9 +13,10 @@ import java.util.regex.Pattern;
 
 /**
  * The content words of a question, as relevance and answer selection compare them with passages: {@link KeyTerms}
- * (lower-case runs of letters and digits, three characters or more, no stop word), without question words and
- * without the words that say what form the answer takes ({@link #ANSWER_FORM_WORDS}), each cut to a rough stem so that
- * "purchases" meets "purchased" ({@link #stem}). A passage's words are taken the same way. Stateless and thread-safe.
+ * (lower-case runs of letters and digits, three characters or more — or two that name something, as "HR" and "P1" do
+ * — no stop word), without question words and without the words that say what form the answer takes ({@link
+ * #ANSWER_FORM_WORDS}), each cut to a rough stem so that "purchases" meets "purchased" ({@link #stem}). A passage's
+ * words are taken the same way. Stateless and thread-safe.
  */
 public final class QueryTerms {
 
@@ -35,7 +36,12 @@ public final class QueryTerms {
     /** Words that frame the answer only before "name": "full name", "last name", "first name". */
     static final Set<String> NAME_PARTS = Set.of("full", "last", "first");
 
-    private static final Pattern WORD = Pattern.compile("[a-z0-9]+");
+    private static final Pattern WORD = Pattern.compile("[A-Za-z0-9]+");
+    /**
+     * A two-character word that names something: capitals ("HR", "ER", "UK", "II") or a letter and a digit ("P1",
+     * "Q3", "L1") — too short for a content word otherwise, and often the whole subject of a question.
+     */
+    private static final Pattern CODE = Pattern.compile("[A-Z][A-Z0-9]|[A-Za-z][0-9]|[0-9][A-Za-z]");
     private static final String[] SUFFIXES = {"ing", "ed", "es", "s", "ly"};
     private static final int MIN_STEM = 4;
 
@@ -55,16 +61,17 @@ public final class QueryTerms {
      * @return each stem of its content words with the word it first came from, in order of appearance
      */
     public static Map<String, String> words(String text) {
-        Matcher word = WORD.matcher(Objects.requireNonNull(text, "text").toLowerCase(Locale.ROOT));
+        Matcher word = WORD.matcher(Objects.requireNonNull(text, "text"));
         Map<String, String> terms = new LinkedHashMap<>();
         String namePart = null; // "full", "last" or "first", kept unless "name" follows
         while (word.find()) {
-            String w = word.group();
+            String w = word.group().toLowerCase(Locale.ROOT);
             if (namePart != null && !w.equals("name") && !w.equals("names")) {
                 terms.putIfAbsent(stem(namePart), namePart);
             }
             namePart = NAME_PARTS.contains(w) ? w : null;
-            if (namePart == null && w.length() >= KeyTerms.MIN_LENGTH && !KeyTerms.STOP_WORDS.contains(w)
+            boolean code = w.length() == 2 && CODE.matcher(word.group()).matches();
+            if (namePart == null && (w.length() >= KeyTerms.MIN_LENGTH || code) && !KeyTerms.STOP_WORDS.contains(w)
                     && !QUESTION_WORDS.contains(w) && !ANSWER_FORM_WORDS.contains(w)) {
                 terms.putIfAbsent(stem(w), w);
             }

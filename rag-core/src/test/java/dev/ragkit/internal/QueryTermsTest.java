@@ -28,6 +28,17 @@ final class QueryTermsTest {
     }
 
     @Test
+    void words_keepTwoCharacterNames_capitalsOrALetterAndADigit() {
+        assertThat(QueryTerms.words("When was the last season of ER?").values()).containsExactly("last", "season", "er");
+        assertThat(QueryTerms.words("Who in HR handles P1 incidents in Q3?").values())
+                .containsExactly("hr", "handles", "p1", "incidents", "q3");
+        // lower-case two-letter words and capitalised stop words are not names
+        assertThat(QueryTerms.words("Go up to IT or ask me").values()).containsExactly("ask");
+        assertThat(QueryTerms.of("The ER team")).contains("er");
+        assertThat(QueryTerms.of("the older team")).doesNotContain("er");
+    }
+
+    @Test
     void stem_mapsAWordsFormsToOneKey() {
         assertThat(List.of("purchases", "purchased", "purchasing").stream().map(QueryTerms::stem).distinct())
                 .containsExactly("purchas");
