@@ -11,7 +11,8 @@ import sys
 
 import numpy as np
 
-WITH_KEYWORDS = np.array([0.486, 2.479, 0.974, -4.972])  # CalibratedRelevance.WITH_KEYWORDS
+from question_level import auc, relevances  # CalibratedRelevance's shipped weights, scored per hit
+
 BAR = 0.3  # RetrievalOptions.minRelevance() default
 
 
@@ -19,18 +20,16 @@ def best_relevances(path):
     answerable, left_out = [], []
     for line in open(path):
         record = json.loads(line)
-        hits = np.array([h[:3] for h in record["hits"]]).reshape(-1, 3)
-        best = (1 / (1 + np.exp(-(hits @ WITH_KEYWORDS[:3] + WITH_KEYWORDS[3])))).max() if len(hits) else 0.0
-        (answerable if record["answerable"] else left_out).append(best)
+        rel = relevances(record)
+        (answerable if record["answerable"] else left_out).append(rel.max() if len(rel) else 0.0)
     return np.array(answerable), np.array(left_out)
 
 
 def main(paths):
     for path in paths:
         a, l = best_relevances(path)
-        auc = (a[:, None] > l[None, :]).mean() + (a[:, None] == l[None, :]).mean() / 2
         bar90 = np.quantile(l, 0.9)
-        print(f"{path}: AUC {auc:.3f}; passing at 90% of left-out routed {(a > bar90).mean():.3f}; "
+        print(f"{path}: AUC {auc(a, l):.3f}; passing at 90% of left-out routed {(a > bar90).mean():.3f}; "
               f"at {BAR}: left-out routed {(l < BAR).mean():.3f}, answerable passing {(a >= BAR).mean():.3f}")
 
 
