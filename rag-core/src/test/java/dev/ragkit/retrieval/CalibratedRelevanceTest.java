@@ -17,12 +17,17 @@ final class CalibratedRelevanceTest {
     private static final String[] TEXTS = {"API keys rotate every ninety days.", "Vacation needs approval.",
         "The rotate command replaces a key early.", "Printers are on every floor."};
 
-    /** Hits with these cosines (on some embedder's scale) and BM25 scores. */
+    /** Hits of {@link #TEXTS} with these cosines (on some embedder's scale) and BM25 scores. */
     private static List<SearchHit> hits(double[] cosines, double[] bm25) {
+        return hits(TEXTS, cosines, bm25);
+    }
+
+    /** Hits of these texts, one document each, with these cosines and BM25 scores. */
+    private static List<SearchHit> hits(String[] texts, double[] cosines, double[] bm25) {
         List<SearchHit> hits = new ArrayList<>();
-        for (int i = 0; i < TEXTS.length; i++) {
+        for (int i = 0; i < texts.length; i++) {
             StoredDocument d = StoredDocument.builder().tenant("t").path("d" + i + ".md").title("d" + i).build();
-            StoredChunk c = new StoredChunk(d.id(), 0, TEXTS[i], null, 8, 1, 1, null, null);
+            StoredChunk c = new StoredChunk(d.id(), 0, texts[i], null, 8, 1, 1, null, null);
             hits.add(new SearchHit(c, d, cosines[i], bm25[i]));
         }
         return hits;
@@ -87,13 +92,8 @@ final class CalibratedRelevanceTest {
     @Test
     void signals_aQuestionAskingForANameIsCoveredByThePassageThatStatesIt() {
         // The answer states the founder; it never says "full name" or "person", words that frame the answer.
-        StoredDocument d = StoredDocument.builder().tenant("t").path("acme.md").title("Acme").build();
-        StoredDocument other = StoredDocument.builder().tenant("t").path("tea.md").title("Tea").build();
-        List<SearchHit> hits = List.of(
-                new SearchHit(new StoredChunk(d.id(), 0, "Acme Rockets was founded by Jane Doe in 1951.", null, 12, 1, 1,
-                        null, null), d, 0.5, 3),
-                new SearchHit(new StoredChunk(other.id(), 0, "Green tea is picked in spring.", null, 8, 1, 1, null,
-                        null), other, 0.1, 0));
+        List<SearchHit> hits = hits(new String[] {"Acme Rockets was founded by Jane Doe in 1951.",
+            "Green tea is picked in spring."}, new double[] {0.5, 0.1}, new double[] {3, 0});
 
         RelevanceSignals s = RelevanceSignals.of("What is the full name of the person who founded Acme Rockets?", hits,
                 new SimilarityScale(0.06, 0.09));
