@@ -29,7 +29,8 @@ final class QueryTermsTest {
 
     @Test
     void words_keepTwoCharacterNames_capitalsOrALetterAndADigit() {
-        assertThat(QueryTerms.words("When was the last season of ER?").values()).containsExactly("last", "season", "er");
+        assertThat(QueryTerms.words("When was the last season of ER?").values())
+                .containsExactly("last", "season", "er");
         assertThat(QueryTerms.words("Who in HR handles P1 incidents in Q3?").values())
                 .containsExactly("hr", "handles", "p1", "incidents", "q3");
         // lower-case two-letter words and capitalised stop words are not names
