@@ -36,12 +36,15 @@ public final class Sentences {
     private static final Pattern CODE_END = Pattern.compile(".*[;{}]\\s*");
     private static final Pattern CLOSING = Pattern.compile(".*[.!?:;,\"'”’)\\]]\\s*");
     /**
-     * The end of a text that cannot end a sentence: an initial ({@code J.}, {@code M.V.}) or a title before a name
-     * ({@code Mr.}, {@code Dr.}, {@code St.}). The JDK's sentence rules break after each of them.
+     * The end of a text that cannot end a sentence before a capital or a digit: an initial ({@code J.},
+     * {@code M.V.}), a title before a name ({@code Mr.}, {@code Dr.}, {@code St.}, also joined by a dash:
+     * {@code Wrangell–St. Elias}), or an abbreviation that introduces what follows ({@code e.g. A5}, {@code c. 1500}).
+     * The JDK's sentence rules break after each of them.
      */
     private static final Pattern NAME_PART = Pattern.compile(
-            "(?:^|[\\s(\\[\"'“‘.])(?:\\p{Lu}\\.|Mr\\.|Mrs\\.|Ms\\.|Dr\\.|Prof\\.|St\\.|Sr\\.|Jr\\.|Gen\\.|Col\\.|"
-            + "Capt\\.|Lt\\.|Sgt\\.|Rev\\.|Hon\\.|Mt\\.|Ft\\.)$");
+            "(?:^|[\\s(\\[\"'“‘./\\-–—])(?:\\p{Lu}\\.|Mr\\.|Mrs\\.|Ms\\.|Dr\\.|Prof\\.|St\\.|Sr\\.|Jr\\.|Gen\\.|"
+            + "Col\\.|Capt\\.|Lt\\.|Sgt\\.|Maj\\.|Adm\\.|Brig\\.|Gov\\.|Rev\\.|Hon\\.|Mt\\.|Ft\\.|e\\.g\\.|i\\.e\\.|"
+            + "cf\\.|c\\.|ca\\.|vs\\.|viz\\.)$");
     private static final Pattern HEADING_TEXT = Pattern.compile("[\\p{Lu}\\p{N}][\\p{L}\\p{N} '&()-]*");
 
     private Sentences() {
@@ -200,14 +203,18 @@ public final class Sentences {
                     && !Character.isWhitespace(text.charAt(end - 1))) {
                 continue;
             }
-            // Nor after an initial or a title before a name: "M.V. Hughes", "Dr. Jones".
+            // Nor after an initial or a title before a name: "M.V. Hughes", "Dr. Jones", "(c. 1500".
             if (end < text.length() && NAME_PART.matcher(text.substring(start, end).stripTrailing()).find()
-                    && Character.isUpperCase(text.codePointAt(end + countSpaces(text, end)))) {
+                    && startsName(text.codePointAt(end + countSpaces(text, end)))) {
                 continue;
             }
             add(out, passage, lines, from + start, from + end, false);
             start = end;
         }
+    }
+
+    private static boolean startsName(int codePoint) {
+        return Character.isUpperCase(codePoint) || Character.isDigit(codePoint);
     }
 
     private static int countSpaces(String text, int at) {

@@ -137,4 +137,17 @@ final class SentencesTest {
                 .containsExactly("It came out under her married name, M.V. Hughes, in 1934.",
                         "Dr. Jones met J. R. R. Tolkien at St. Paul's.", "He lived in the U.S. for years.");
     }
+
+    @Test
+    void of_titlesAfterADash_andAbbreviationsBeforeACapitalOrDigit_doNotEndSentences() {
+        // the JDK's rules cut after "Wrangell–St.", "Maj.", "(e.g." and "(c." when a capital or a digit follows
+        assertThat(texts("The largest national park is Wrangell–St. Elias in Alaska. The flight had Air Force Maj. "
+                + "Jerauld Gentry at the controls. Any format at least 100 mm high (e.g. A5) will do. It began in "
+                + "Rome (c. 30 AD) with his teachings. The film came out from Warner Bros. Critics liked it.", null))
+                .containsExactly("The largest national park is Wrangell–St. Elias in Alaska.",
+                        "The flight had Air Force Maj. Jerauld Gentry at the controls.",
+                        "Any format at least 100 mm high (e.g. A5) will do.",
+                        "It began in Rome (c. 30 AD) with his teachings.", "The film came out from Warner Bros.",
+                        "Critics liked it.");
+    }
 }
