@@ -123,6 +123,23 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_sentenceHoldingTheKindOfAnswerAsked_isPreferredToOneHoldingMoreOfTheQuestionsWords() {
+        // the first sentence holds three of the question's four words, the second two and the year a "when" asks for
+        ContextBlock a = block("geico.md", "Geico ads feature a gecko mascot voiced by an actor.\n\n"
+                + "The gecko was introduced in 2000.");
+
+        String when = new ExtractiveBackend(1).chat(prompt(List.of(a), "When was the gecko introduced in Geico ads?"))
+                .text();
+        String what = new ExtractiveBackend(1).chat(prompt(List.of(a), "What is the gecko introduced in Geico ads?"))
+                .text();
+
+        assertThat(when.lines().skip(1)).containsExactly("- The gecko was introduced in 2000. [SourceId: "
+                + a.sourceId() + "]");
+        assertThat(what.lines().skip(1)).containsExactly("- Geico ads feature a gecko mascot voiced by an actor. "
+                + "[SourceId: " + a.sourceId() + "]");
+    }
+
+    @Test
     void chat_sentenceRightAfterTheOneNamingTheSubject_isQuotedThoughItDoesNotNameIt() {
         ContextBlock a = block("galaxy.md", "The Milky Way is the galaxy that holds the Solar System. It spans "
                 + "100,000 light-years.\n\nThe Milky Way galaxy is a barred spiral.\n\n"

@@ -1,0 +1,81 @@
+package dev.ragkit.internal;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The kind of answer an English question asks for, read from its first words, and whether a sentence holds an answer
+ * of that kind: "When was the gecko first shown?" wants a time, and of the sentences about the gecko the one that
+ * says "in 2000" answers it. Questions in other languages, and English ones that ask for anything else, are
+ * {@link #ANY}, which no sentence is told apart by. Stateless.
+ */
+public enum AnswerKind {
+    /** "When …", "In what year …", "Which century …": a year, a decade, a month, a century, an era. */
+    TIME,
+    /** "How many …", "How long …", "What is the population of …": a number, in digits or in words. */
+    QUANTITY,
+    /** "Who …", "Whom …", "Whose …": a capitalised name that the question does not hold. */
+    PERSON,
+    /** Any other question. */
+    ANY;
+
+    private static final Pattern TIME_QUESTION = Pattern.compile(
+            "^(when|since when|how long ago|((in|during|by|from|until) )?(what|which) (year|date|day|month|decade"
+            + "|century|era|period|time)s?)\\b");
+    private static final Pattern QUANTITY_QUESTION = Pattern.compile(
+            "^(how (many|much|big|large|long|tall|high|far|old|heavy|deep|wide|fast|often)|(what|which) (is|was|are"
+            + "|were) the (population|number|size|height|length|area|age|amount|cost|price|percentage|distance|speed"
+            + "|weight|temperature))\\b");
+    private static final Pattern PERSON_QUESTION = Pattern.compile("^(who|whom|whose)\\b");
+    private static final Pattern TIME_WORDS = Pattern.compile(
+            "\\b(1[0-9]{3}|20[0-9]{2}|[0-9]{1,4}s|January|February|March|April|May|June|July|August|September"
+            + "|October|November|December|century|centuries|BCE?|AD|CE)\\b");
+    private static final Pattern QUANTITY_WORDS = Pattern.compile(
+            "\\d|\\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?"
+            + "|millions?|billions?|trillions?)\\b", Pattern.CASE_INSENSITIVE);
+    /** A capitalised word that does not start the sentence. */
+    private static final Pattern NAME = Pattern.compile("(?<=[\\s(,;\"“])\\p{Lu}[\\p{L}\\p{N}'’.-]*");
+
+    /**
+     * @param question a question
+     * @return the kind of answer it asks for, {@link #ANY} when its first words do not say
+     */
+    public static AnswerKind of(String question) {
+        String q = Objects.requireNonNull(question, "question").strip().toLowerCase(Locale.ROOT);
+        if (TIME_QUESTION.matcher(q).find()) {
+            return TIME;
+        }
+        if (QUANTITY_QUESTION.matcher(q).find()) {
+            return QUANTITY;
+        }
+        return PERSON_QUESTION.matcher(q).find() ? PERSON : ANY;
+    }
+
+    /**
+     * @param sentence a sentence (reference marks such as {@code [12]} do not count as numbers)
+     * @param asked    the question's content words ({@link QueryTerms#of}): a name among them is not an answer
+     * @return whether the sentence holds an answer of this kind; always {@code false} for {@link #ANY}
+     */
+    public boolean heldBy(String sentence, Set<String> asked) {
+        String text = ReferenceMarks.maskAsClosers(sentence);
+        switch (this) {
+            case TIME:
+                return TIME_WORDS.matcher(text).find();
+            case QUANTITY:
+                return QUANTITY_WORDS.matcher(text).find();
+            case PERSON:
+                for (Matcher m = NAME.matcher(text); m.find(); ) {
+                    Set<String> name = QueryTerms.of(m.group());
+                    if (!name.isEmpty() && !asked.containsAll(name)) {
+                        return true;
+                    }
+                }
+                return false;
+            default:
+                return false;
+        }
+    }
+}

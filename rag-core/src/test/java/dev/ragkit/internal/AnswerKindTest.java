@@ -1,0 +1,57 @@
+package dev.ragkit.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+final class AnswerKindTest {
+
+    @Test
+    void of_readsTheKindFromTheQuestionsFirstWords() {
+        assertThat(AnswerKind.of("When were the 76ers formed?")).isEqualTo(AnswerKind.TIME);
+        assertThat(AnswerKind.of("In what year did Pushkin write Eugene Onegin?")).isEqualTo(AnswerKind.TIME);
+        assertThat(AnswerKind.of("  which century saw the castle built")).isEqualTo(AnswerKind.TIME);
+        assertThat(AnswerKind.of("How many days are in the lunar year?")).isEqualTo(AnswerKind.QUANTITY);
+        assertThat(AnswerKind.of("How long does a cold usually last?")).isEqualTo(AnswerKind.QUANTITY);
+        assertThat(AnswerKind.of("What is the population of Oslo?")).isEqualTo(AnswerKind.QUANTITY);
+        assertThat(AnswerKind.of("Who was the first director of the CIA?")).isEqualTo(AnswerKind.PERSON);
+        assertThat(AnswerKind.of("Whose portrait hangs in the hall?")).isEqualTo(AnswerKind.PERSON);
+        // anything else, and words that only start like a question word
+        assertThat(AnswerKind.of("What is a rift lake?")).isEqualTo(AnswerKind.ANY);
+        assertThat(AnswerKind.of("Whenever the index changes, what happens?")).isEqualTo(AnswerKind.ANY);
+        assertThat(AnswerKind.of("Wann wurde Berlin gegründet?")).isEqualTo(AnswerKind.ANY);
+    }
+
+    @Test
+    void heldBy_aTimeIsAYearADecadeAMonthOrACentury() {
+        Set<String> asked = QueryTerms.of("When did the gecko first appear?");
+        assertThat(AnswerKind.TIME.heldBy("The gecko first appeared in 2000, during a strike.", asked)).isTrue();
+        assertThat(AnswerKind.TIME.heldBy("It was popular in the 1970s.", asked)).isTrue();
+        assertThat(AnswerKind.TIME.heldBy("It opened in May.", asked)).isTrue();
+        assertThat(AnswerKind.TIME.heldBy("The castle dates from the 15th century.", asked)).isTrue();
+        assertThat(AnswerKind.TIME.heldBy("The gecko is the company's mascot.[12]", asked)).isFalse();
+    }
+
+    @Test
+    void heldBy_aQuantityIsANumber_butNotAReferenceMark() {
+        Set<String> asked = QueryTerms.of("How many copies did it sell?");
+        assertThat(AnswerKind.QUANTITY.heldBy("It sold 7 million copies.", asked)).isTrue();
+        assertThat(AnswerKind.QUANTITY.heldBy("He had two children.", asked)).isTrue();
+        assertThat(AnswerKind.QUANTITY.heldBy("The game sold well.[110][111]", asked)).isFalse();
+    }
+
+    @Test
+    void heldBy_aPersonIsANameTheQuestionDoesNotHold() {
+        Set<String> asked = QueryTerms.of("Who was the first director of the CIA?");
+        assertThat(AnswerKind.PERSON.heldBy("The post was first held by Admiral Sidney Souers.", asked)).isTrue();
+        assertThat(AnswerKind.PERSON.heldBy("The director of the CIA is appointed.", asked)).isFalse();
+        assertThat(AnswerKind.PERSON.heldBy("The post of the CIA director is old.", asked)).isFalse();
+        assertThat(AnswerKind.PERSON.heldBy("Sidney was first.", asked)).isFalse();   // a sentence's first word
+    }
+
+    @Test
+    void heldBy_anyOtherQuestionTellsNoSentenceApart() {
+        assertThat(AnswerKind.ANY.heldBy("It opened in 2000 under Admiral Souers.", Set.of())).isFalse();
+    }
+}
