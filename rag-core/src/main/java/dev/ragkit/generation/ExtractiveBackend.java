@@ -81,8 +81,8 @@ public final class ExtractiveBackend implements LlmBackend {
     /**
      * What a sentence holding the kind of answer the question asks for ({@link AnswerKind}: a time for "when", a
      * number for "how many", a name for "who") is worth more. Answer-hit on TyDi QA 0.842 → 0.869 (MiniLM) and 0.866 →
-     * 0.891 (bge-small) at 0.3, 0.850 / 0.877 at 0.1, 0.875 / 0.891 at 0.5; MLQA-47 the same at 0.3 and 0.5
-     * (docs/design-notes.md, "The kind of answer a question asks for").
+     * 0.891 (bge-small) at 0.3, 0.850 / 0.877 at 0.1, 0.875 / 0.891 at 0.5; MLQA-47 0.738 / 0.744 without, 0.747 /
+     * 0.741 at 0.3, 0.747 / 0.738 at 0.5 (docs/design-notes.md, "The kind of answer a question asks for").
      */
     static final double KIND = 0.3;
     /** The most sentences embedded for one answer: those of the first blocks, which the prompt ranks best. */
