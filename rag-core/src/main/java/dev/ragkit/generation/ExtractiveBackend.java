@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * sentence is worth the share of the question's content words ({@link QueryTerms}) it holds, each word weighted by its
  * rarity among the context blocks ({@code ln((blocks + 1) / (blocks holding it + 0.5))}), and at least half the worth
  * of the sentence before it in its paragraph ({@link #CONTINUATION}: the sentence after the one naming the subject
- * often answers without naming it again; not for a sheet's rows or a slide's paragraphs); ties go to the earlier
+ * often answers without naming it again; not for a sheet's rows or a slide's paragraphs), or of the sentence after
+ * it when that one opens with a personal pronoun (the sentence naming "he" answers "who"); ties go to the earlier
  * block. A sentence holding the kind of answer an English question asks for ({@link AnswerKind}: a time for "when", a
  * number for "how many", a name the question lacks for "who") is worth {@value #KIND} more.
  *
@@ -64,6 +65,8 @@ public final class ExtractiveBackend implements LlmBackend {
     private static final Pattern CUT_MARKER = Pattern.compile("\\n\\[\\.\\.\\. cut here[^\\n]*$");
     private static final Pattern LIST_MARKER = Pattern.compile("^([-*+\u2022]|\\d{1,3}[.)])\\s+");
     private static final Pattern SPACE = Pattern.compile("\\s+");
+    /** A personal pronoun opening a sentence: its subject was named in the sentence before. */
+    private static final Pattern PRONOUN = Pattern.compile("(He|She|His|Her|They|Their)\\b");
     /**
      * What a sentence is worth at least, as a share of the worth of the sentence before it in its paragraph: the
      * sentence after the one that names the subject often holds the answer without naming it again ("It has...").
@@ -190,23 +193,16 @@ public final class ExtractiveBackend implements LlmBackend {
         List<Candidate> candidates = new ArrayList<>();
         for (Passage passage : passages(blocks)) {
             Block b = passage.blocks().get(0);
-            double previous = 0;
-            int previousLine = -2;
-            for (Sentences.Sentence s : Sentences.of(passage.text(), b.section(), b.kind().linesAreUnits())) {
-                Set<String> terms = QueryTerms.of(s.text());
-                terms.retainAll(asked);
-                double own = terms.isEmpty() ? 0 : QueryTerms.coverage(weights, terms);
-                // no blank line between, and not a sheet's rows or a slide's paragraphs, which stand alone
-                boolean samePassage = s.firstLine() <= previousLine + 1 && !b.kind().linesAreUnits();
-                double worth = Math.max(own, samePassage ? CONTINUATION * previous : 0);
-                previousLine = s.lastLine();
+            List<Sentences.Sentence> sentences = Sentences.of(passage.text(), b.section(), b.kind().linesAreUnits());
+            double[] worth = worths(sentences, asked, weights, !b.kind().linesAreUnits());
+            for (int i = 0; i < sentences.size(); i++) {
+                Sentences.Sentence s = sentences.get(i);
                 // without the question's words, only in running text: a sheet's rows and a slide's paragraphs stand
                 // alone, and look alike to a model ("South | 950" and "North | 1200")
-                if (!s.heading() && (worth > 0 || embedder != null && !b.kind().linesAreUnits())) {
+                if (!s.heading() && (worth[i] > 0 || embedder != null && !b.kind().linesAreUnits())) {
                     candidates.add(new Candidate(display(s.text()), b, passage.sourceIds(s.start(), s.end()),
-                            candidates.size(), worth));
+                            candidates.size(), worth[i]));
                 }
-                previous = s.heading() ? 0 : own;
             }
         }
         if (embedder != null) {
@@ -277,6 +273,38 @@ public final class ExtractiveBackend implements LlmBackend {
             }
         }
         return rescored;
+    }
+
+    /**
+     * Each sentence's word worth: the share of the question's weighted words it holds, and at least {@value
+     * #CONTINUATION} of that of the sentence before it in its paragraph, or of the sentence after it when that one
+     * opens with a personal pronoun ("Jack Lord was an actor. He played Steve McGarrett."). Headings pass nothing on.
+     *
+     * @param running whether sentences of one paragraph go on from each other (not a sheet's rows or a slide's
+     *                paragraphs, which stand alone)
+     */
+    private static double[] worths(List<Sentences.Sentence> sentences, Set<String> asked, Map<String, Double> weights,
+            boolean running) {
+        int n = sentences.size();
+        double[] own = new double[n];
+        boolean[] follows = new boolean[n];                     // no blank line between it and the sentence before
+        for (int i = 0; i < n; i++) {
+            Sentences.Sentence s = sentences.get(i);
+            Set<String> terms = QueryTerms.of(s.text());
+            terms.retainAll(asked);
+            own[i] = s.heading() || terms.isEmpty() ? 0 : QueryTerms.coverage(weights, terms);
+            follows[i] = running && i > 0 && s.firstLine() <= sentences.get(i - 1).lastLine() + 1;
+        }
+        double[] worth = own.clone();
+        for (int i = 1; i < n; i++) {
+            if (follows[i]) {
+                worth[i] = Math.max(worth[i], CONTINUATION * own[i - 1]);
+                if (!sentences.get(i - 1).heading() && PRONOUN.matcher(sentences.get(i).text()).lookingAt()) {
+                    worth[i - 1] = Math.max(worth[i - 1], CONTINUATION * own[i]);
+                }
+            }
+        }
+        return worth;
     }
 
     /** The candidates, those holding an answer of the kind the question asks for worth {@value #KIND} more. */

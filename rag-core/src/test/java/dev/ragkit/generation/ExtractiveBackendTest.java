@@ -140,6 +140,19 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_sentenceNamingWhomTheNextOneCallsHe_isQuotedWithIt() {
+        ContextBlock a = block("lord.md", "Jack Lord was an American actor born in New York. He played Steve McGarrett "
+                + "in Hawaii Five-O for twelve years.\n\nThe character Steve McGarrett returned in a remake.");
+
+        ChatResult r = new ExtractiveBackend(2).chat(prompt(List.of(a),
+                "Who played Steve McGarrett in Hawaii Five-O?"));
+
+        assertThat(r.text().lines().skip(1)).containsExactly(
+                "- Jack Lord was an American actor born in New York. [SourceId: " + a.sourceId() + "]",
+                "- He played Steve McGarrett in Hawaii Five-O for twelve years. [SourceId: " + a.sourceId() + "]");
+    }
+
+    @Test
     void chat_sentenceRightAfterTheOneNamingTheSubject_isQuotedThoughItDoesNotNameIt() {
         ContextBlock a = block("galaxy.md", "The Milky Way is the galaxy that holds the Solar System. It spans "
                 + "100,000 light-years.\n\nThe Milky Way galaxy is a barred spiral.\n\n"
