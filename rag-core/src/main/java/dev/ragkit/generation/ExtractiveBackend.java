@@ -157,6 +157,9 @@ public final class ExtractiveBackend implements LlmBackend {
      * section), the SourceIds of the blocks it stands in, and its worth.
      */
     private record Candidate(String text, Block block, List<String> sourceIds, int order, double worth) {
+        Candidate withWorth(double newWorth) {
+            return new Candidate(text, block, sourceIds, order, newWorth);
+        }
     }
 
     /**
@@ -268,8 +271,7 @@ public final class ExtractiveBackend implements LlmBackend {
             Candidate c = candidates.get(i);
             double place = i >= similarity.length ? 0 : high > low ? (similarity[i] - low) / (high - low) : 1;
             if (c.worth() > 0 || i < similarity.length && similarity[i] >= bar) {
-                rescored.add(new Candidate(c.text(), c.block(), c.sourceIds(), c.order(),
-                        (1 - SEMANTIC) * c.worth() + SEMANTIC * place));
+                rescored.add(c.withWorth((1 - SEMANTIC) * c.worth() + SEMANTIC * place));
             }
         }
         return rescored;
@@ -285,21 +287,19 @@ public final class ExtractiveBackend implements LlmBackend {
      */
     private static double[] worths(List<Sentences.Sentence> sentences, Set<String> asked, Map<String, Double> weights,
             boolean running) {
-        int n = sentences.size();
-        double[] own = new double[n];
-        boolean[] follows = new boolean[n];                     // no blank line between it and the sentence before
-        for (int i = 0; i < n; i++) {
+        double[] own = new double[sentences.size()];
+        for (int i = 0; i < own.length; i++) {
             Sentences.Sentence s = sentences.get(i);
             Set<String> terms = QueryTerms.of(s.text());
             terms.retainAll(asked);
             own[i] = s.heading() || terms.isEmpty() ? 0 : QueryTerms.coverage(weights, terms);
-            follows[i] = running && i > 0 && s.firstLine() <= sentences.get(i - 1).lastLine() + 1;
         }
         double[] worth = own.clone();
-        for (int i = 1; i < n; i++) {
-            if (follows[i]) {
+        for (int i = 1; running && i < own.length; i++) {
+            Sentences.Sentence s = sentences.get(i);
+            if (s.firstLine() <= sentences.get(i - 1).lastLine() + 1) {  // no blank line between them
                 worth[i] = Math.max(worth[i], CONTINUATION * own[i - 1]);
-                if (!sentences.get(i - 1).heading() && PRONOUN.matcher(sentences.get(i).text()).lookingAt()) {
+                if (PRONOUN.matcher(s.text()).lookingAt()) {
                     worth[i - 1] = Math.max(worth[i - 1], CONTINUATION * own[i]);
                 }
             }
@@ -314,8 +314,7 @@ public final class ExtractiveBackend implements LlmBackend {
         }
         List<Candidate> typed = new ArrayList<>(candidates.size());
         for (Candidate c : candidates) {
-            typed.add(kind.heldBy(c.text(), asked)
-                    ? new Candidate(c.text(), c.block(), c.sourceIds(), c.order(), c.worth() + KIND) : c);
+            typed.add(kind.heldBy(c.text(), asked) ? c.withWorth(c.worth() + KIND) : c);
         }
         return typed;
     }
