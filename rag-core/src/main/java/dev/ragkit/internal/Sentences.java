@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  * comment lines only). The lines of a unit are read as one text, and {@link BreakIterator}'s sentence instance (English
  * rules) cuts it, except after an initial or a title before a capitalised word ({@code M.V. Hughes},
  * {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence too: a name is never cut), and reference marks after a
- * full stop ({@code time.[1][2] It}, {@link ReferenceMarks}) end the sentence before them. Stateless and thread-safe.
+ * full stop ({@code time.[1][2] It}, {@link ReferenceMarks}) end the sentence before them, and a "!" or "?" followed by
+ * a word in lower case ends none ({@code the "Hey Ya!" video}). Stateless and thread-safe.
  */
 public final class Sentences {
 
@@ -45,6 +46,8 @@ public final class Sentences {
             "(?:^|[\\s(\\[\"'“‘./\\-–—])(?:\\p{Lu}\\.|Mr\\.|Mrs\\.|Ms\\.|Dr\\.|Prof\\.|St\\.|Sr\\.|Jr\\.|Gen\\.|"
             + "Col\\.|Capt\\.|Lt\\.|Sgt\\.|Maj\\.|Adm\\.|Brig\\.|Gov\\.|Rev\\.|Hon\\.|Mt\\.|Ft\\.|e\\.g\\.|i\\.e\\.|"
             + "cf\\.|c\\.|ca\\.|vs\\.|viz\\.)$");
+    /** An exclamation or a question inside a sentence: {@code the "Hey Ya!" video}, {@code "Why?" he asked}. */
+    private static final Pattern INNER_CRY = Pattern.compile("[!?][\"'”’)\\]]*$");
     private static final Pattern HEADING_TEXT = Pattern.compile("[\\p{Lu}\\p{N}][\\p{L}\\p{N} '&()-]*");
 
     private Sentences() {
@@ -206,6 +209,11 @@ public final class Sentences {
             // Nor after an initial or a title before a name: "M.V. Hughes", "Dr. Jones", "(c. 1500".
             if (end < text.length() && NAME_PART.matcher(text.substring(start, end).stripTrailing()).find()
                     && startsName(text.codePointAt(end + countSpaces(text, end)))) {
+                continue;
+            }
+            // Nor after a "!" or "?" that the next word, in lower case, goes on from.
+            if (end < text.length() && INNER_CRY.matcher(text.substring(start, end).stripTrailing()).find()
+                    && Character.isLowerCase(text.codePointAt(end + countSpaces(text, end)))) {
                 continue;
             }
             add(out, passage, lines, from + start, from + end, false);

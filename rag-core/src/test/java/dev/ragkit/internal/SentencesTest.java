@@ -150,4 +150,13 @@ final class SentencesTest {
                         "It began in Rome (c. 30 AD) with his teachings.", "The film came out from Warner Bros.",
                         "Critics liked it.");
     }
+
+    @Test
+    void of_exclamationOrQuestionMarkBeforeALowerCaseWord_doesNotEndTheSentence() {
+        // the JDK's rules cut after every "!" and "?", also inside a title or a quoted question
+        assertThat(texts("A long-form \"The Way You Move/Hey Ya!\" video combines both clips. \"Why not?\" she asked. "
+                + "It won! Critics agreed? Yes.", null))
+                .containsExactly("A long-form \"The Way You Move/Hey Ya!\" video combines both clips.",
+                        "\"Why not?\" she asked.", "It won!", "Critics agreed?", "Yes.");
+    }
 }
