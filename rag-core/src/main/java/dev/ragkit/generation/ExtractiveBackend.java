@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * sentence sharing no word with the question can be quoted when the model finds it as close as one that does, or
  * at least halfway from the least to the most similar sentence — in running text, not among a sheet's rows or a
  * slide's paragraphs, which stand alone and look alike to a model; without an embedder a sentence worth nothing never
- * is.
+ * is. So can a sentence holding the kind of answer asked for, in a passage where another sentence holds the question's
+ * words.
  * The answerability check before generation has already decided that the context supports the question.
  * It costs one embedding call of at most {@value #MAX_EMBEDDED} sentences per answer; when that call fails the words
  * alone decide. A paged block's sentences carry their place as its header names it
@@ -154,11 +155,13 @@ public final class ExtractiveBackend implements LlmBackend {
 
     /**
      * A sentence that may be quoted: its passage's first block (for its place: the passage's blocks share page and
-     * section), the SourceIds of the blocks it stands in, and its worth.
+     * section), the SourceIds of the blocks it stands in, its worth, and whether a sentence of its passage holds the
+     * question's words.
      */
-    private record Candidate(String text, Block block, List<String> sourceIds, int order, double worth) {
+    private record Candidate(String text, Block block, List<String> sourceIds, int order, double worth,
+            boolean besideWords) {
         Candidate withWorth(double newWorth) {
-            return new Candidate(text, block, sourceIds, order, newWorth);
+            return new Candidate(text, block, sourceIds, order, newWorth, besideWords);
         }
     }
 
@@ -198,23 +201,25 @@ public final class ExtractiveBackend implements LlmBackend {
             Block b = passage.blocks().get(0);
             List<Sentences.Sentence> sentences = Sentences.of(passage.text(), b.section(), b.kind().linesAreUnits());
             double[] worth = worths(sentences, asked, weights, !b.kind().linesAreUnits());
+            boolean words = Arrays.stream(worth).anyMatch(w -> w > 0);
             for (int i = 0; i < sentences.size(); i++) {
                 Sentences.Sentence s = sentences.get(i);
                 // without the question's words, only in running text: a sheet's rows and a slide's paragraphs stand
                 // alone, and look alike to a model ("South | 950" and "North | 1200")
                 if (!s.heading() && (worth[i] > 0 || embedder != null && !b.kind().linesAreUnits())) {
                     candidates.add(new Candidate(display(s.text()), b, passage.sourceIds(s.start(), s.end()),
-                            candidates.size(), worth[i]));
+                            candidates.size(), worth[i], words));
                 }
             }
         }
+        AnswerKind kind = AnswerKind.of(question);
         if (embedder != null) {
-            candidates = rescored(embedder, question, candidates);
+            candidates = rescored(embedder, question, candidates, kind, asked);
         }
         if (candidates.isEmpty()) {
             return LABEL + " no sentence of the documents found matches the question.";
         }
-        candidates = typed(AnswerKind.of(question), asked, candidates);
+        candidates = typed(kind, asked, candidates);
         List<Candidate> best = new ArrayList<>(candidates);
         best.sort(Comparator.comparingDouble((Candidate c) -> -c.worth()).thenComparingInt(Candidate::order));
         List<Candidate> chosen = new ArrayList<>();
@@ -243,10 +248,13 @@ public final class ExtractiveBackend implements LlmBackend {
      * similarity to the question between the lowest and the highest among the first {@value #MAX_EMBEDDED} (0 to 1; 0
      * beyond them). A sentence holding no word of the question stays a candidate only when it is as similar as the
      * least similar sentence that holds one, or at least halfway from the least to the most similar, so that a short
-     * context is not padded out with sentences about something else. When the embedder fails, the word worth alone,
-     * and the sentences worth nothing by it are dropped.
+     * context is not padded out with sentences about something else — or when it holds the kind of answer asked for
+     * and stands in a passage where another sentence holds the question's words ("What year is The Deer Hunter set
+     * in?": "The story opens in late 1967"). When the embedder fails, the word worth alone, and the sentences worth
+     * nothing by it are dropped.
      */
-    private static List<Candidate> rescored(Embedder embedder, String question, List<Candidate> candidates) {
+    private static List<Candidate> rescored(Embedder embedder, String question, List<Candidate> candidates,
+            AnswerKind kind, Set<String> questionTerms) {
         List<Candidate> embedded = candidates.subList(0, Math.min(candidates.size(), MAX_EMBEDDED));
         double[] similarity = new double[embedded.size()];
         try {
@@ -270,7 +278,8 @@ public final class ExtractiveBackend implements LlmBackend {
         for (int i = 0; i < candidates.size(); i++) {
             Candidate c = candidates.get(i);
             double place = i >= similarity.length ? 0 : high > low ? (similarity[i] - low) / (high - low) : 1;
-            if (c.worth() > 0 || i < similarity.length && similarity[i] >= bar) {
+            if (c.worth() > 0 || i < similarity.length && similarity[i] >= bar
+                    || c.besideWords() && kind.heldBy(c.text(), questionTerms)) {
                 rescored.add(c.withWorth((1 - SEMANTIC) * c.worth() + SEMANTIC * place));
             }
         }

@@ -140,6 +140,21 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_sentenceHoldingTheKindAsked_isQuotedBesideTheQuestionsWords_thoughTheEmbedderFindsItFar() {
+        // "The story opens in late 1967" shares no word with the question, and the toy embedder (a bag of words)
+        // finds it the least similar sentence; the year in another document's passage stays out
+        ContextBlock film = block("deer-hunter.md", "The Deer Hunter follows three friends who hunt deer.\n\n"
+                + "The Deer Hunter was praised for its acting.\n\nThe story opens in late 1967, in a steel town.");
+        ContextBlock bridge = block("bridge.md", "The bridge was opened in 1932 by the governor.");
+
+        ChatResult r = new ExtractiveBackend(3, new HashedBagOfWordsEmbedder("toy", 64)).chat(prompt(
+                List.of(film, bridge), "What year is The Deer Hunter set in?"));
+
+        assertThat(r.text()).contains("- The story opens in late 1967, in a steel town. [SourceId: "
+                + film.sourceId() + "]").doesNotContain("1932");
+    }
+
+    @Test
     void chat_sentenceNamingWhomTheNextOneCallsHe_isQuotedWithIt() {
         ContextBlock a = block("lord.md", "Jack Lord was an American actor born in New York. He played Steve McGarrett "
                 + "in Hawaii Five-O for twelve years.\n\nThe character Steve McGarrett returned in a remake.");
