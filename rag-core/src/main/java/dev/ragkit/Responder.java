@@ -5,6 +5,7 @@ import dev.ragkit.generation.ChatRequest;
 import dev.ragkit.generation.ChatResult;
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.generation.ExtractiveBackend;
+import dev.ragkit.generation.ExtractiveFallbackBackend;
 import dev.ragkit.grounding.Citation;
 import dev.ragkit.grounding.CitationExtractor;
 import dev.ragkit.grounding.Citations;
@@ -74,8 +75,10 @@ final class Responder {
         Rating rating = selfRating && !quoted ? x.time("self-rating", () -> rate(x, asked, prompt, answer))
                 : Rating.OFF;
         return x.time("grounding", () -> {
-            ConfidenceScore confidence = scorer.score(new ConfidenceScorer.Evidence(asked.query(x.request), answer,
-                    used, found.citations().stream().map(Citation::sourceId).toList(), rating.value, quoted));
+            String question = asked.query(x.request);
+            ConfidenceScore confidence = scorer.score(new ConfidenceScorer.Evidence(question, answer, used,
+                    found.citations().stream().map(Citation::sourceId).toList(), rating.value, quoted,
+                    quoted ? quoteSimilarity(question, answer) : List.of()));
             ResponseBuilder r = ResponseBuilder.of(x, asked).answered(prompt, result);
             if (rating.problem != null) {
                 r.flag(ResponseFlag.SELF_RATING_UNAVAILABLE);
@@ -92,6 +95,17 @@ final class Responder {
             return r.citations(found.citations()).unknownSourceIds(found.unknownSourceIds()).confidence(confidence)
                     .routing(routing).build();
         });
+    }
+
+    /** How similar the quoted sentences are to the question, when the backend that quoted them can say. */
+    private List<Double> quoteSimilarity(String question, String answer) {
+        if (backend instanceof ExtractiveBackend e) {
+            return e.quoteSimilarity(question, answer);
+        }
+        if (backend instanceof ExtractiveFallbackBackend f) {
+            return f.quoteSimilarity(question, answer);
+        }
+        return List.of();
     }
 
     /** The model's rating of its answer; a failed or unusable reply is a problem to report, not an error. */

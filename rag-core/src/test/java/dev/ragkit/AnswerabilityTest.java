@@ -138,6 +138,9 @@ final class AnswerabilityTest {
             assertThat(answered).as(embedder.name()).allSatisfy(r -> {
                 assertThat(r.action()).isEqualTo(Action.CITE);
                 assertThat(r.citations()).isNotEmpty();
+                // the quoted sentences were compared with the question, on the embedder's scale
+                assertThat(r.confidence().explanation()).contains("being the similarity of the")
+                        .doesNotContain("similarity to the question unknown");
             });
             assertThat(routed).as(embedder.name()).extracting(RagResponse::action).containsOnly(Action.ROUTE);
             // most are stopped before any answer, saying which of their words no passage mentions, in the response

@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * Measures answers end to end on a {@link QaDataset}: each question goes through the whole pipeline (retrieval,
  * answerability, the answer, citations, confidence, routing) and is scored against its known answers. A known answer
  * counts as found when, lower-cased and with every run of white space made one space, it occurs in the lower-cased,
- * space-normalised answer text (answer-hit) or in the text of the lines the citations name (cited-hit). Stateless.
+ * space-normalised answer text (answer-hit) or in the text of the lines the citations name (cited-hit); both count
+ * only answers given (CITE): a routed response may carry the draft its confidence was too low for. Stateless.
  */
 public final class AnswerEvaluator {
 
@@ -86,7 +87,7 @@ public final class AnswerEvaluator {
         for (AnswerReport.Outcome o : outcomes) {
             if (o.answerable()) {
                 answerable++;
-                answerHits += o.answerHit() ? 1 : 0;
+                answerHits += o.action() == Action.CITE && o.answerHit() ? 1 : 0;
                 citedHits += o.action() == Action.CITE && o.citedHit() ? 1 : 0;
                 cited += o.action() == Action.CITE ? 1 : 0;
                 routed += o.action() == Action.ROUTE ? 1 : 0;

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param answerable       questions whose document was indexed
  * @param leftOut          questions whose document was left out
- * @param answerHit        share of answerable questions whose answer text holds a known answer
+ * @param answerHit        share of answerable questions answered with CITE whose answer text holds a known answer
  * @param citedHit         share of answerable questions answered with CITE whose cited lines hold a known answer
  * @param cited            share of answerable questions answered with CITE
  * @param routed           share of answerable questions routed to a person

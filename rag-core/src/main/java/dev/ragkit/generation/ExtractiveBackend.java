@@ -1,6 +1,7 @@
 package dev.ragkit.generation;
 
 import dev.ragkit.embedding.Embedder;
+import dev.ragkit.embedding.SimilarityScale;
 import dev.ragkit.internal.AnswerKind;
 import dev.ragkit.internal.PageKind;
 import dev.ragkit.internal.QueryTerms;
@@ -94,8 +95,14 @@ public final class ExtractiveBackend implements LlmBackend {
 
     private static final Logger LOG = LoggerFactory.getLogger(ExtractiveBackend.class);
 
+    /** A quoted sentence as {@link #answer} writes it: its text, its place (optional) and its SourceIds. */
+    private static final Pattern QUOTE = Pattern.compile(
+            "- (.+?)(?: \\((?:p\\.|slide|sheet) [^)]*\\))? \\[SourceId: [^\\]]+]");
+
     private final int maxSentences;
     private final @Nullable Embedder embedder;
+    /** The embedder's similarity scale, measured on first use when it states none. */
+    private volatile @Nullable SimilarityScale scale;
 
     /** A backend quoting at most three sentences, chosen by the question's words. */
     public ExtractiveBackend() {
@@ -131,6 +138,51 @@ public final class ExtractiveBackend implements LlmBackend {
     /** @return the model that helps choose the sentences, or {@code null} when the question's words alone do */
     public @Nullable Embedder embedder() {
         return embedder;
+    }
+
+    /**
+     * How similar each sentence an answer of this backend quotes is to the question, standardised on the embedder's
+     * {@link SimilarityScale} (0 is as similar as unrelated text; the in-process models' answer sentences score about
+     * 3 to 8). The default confidence scorer weighs it: an answer whose best sentence is no nearer to the question
+     * than the rest of what it quotes is more often a passage on the subject than an answer (docs/design-notes.md, "Two
+     * checks"). One embedding call of the question and the quoted sentences.
+     *
+     * @param question the question
+     * @param answer   an answer this backend wrote
+     * @return one value per quoted sentence, in the answer's order; empty without an embedder, for a text with no
+     *         quoted sentence, or when the embedder fails
+     */
+    public List<Double> quoteSimilarity(String question, String answer) {
+        Objects.requireNonNull(question, "question");
+        Objects.requireNonNull(answer, "answer");
+        List<String> quotes = new ArrayList<>();
+        for (String line : answer.split("\n")) {
+            Matcher m = QUOTE.matcher(line);
+            if (m.matches()) {
+                quotes.add(m.group(1));
+            }
+        }
+        if (embedder == null || quotes.isEmpty()) {
+            return List.of();
+        }
+        try {
+            SimilarityScale s = scale;
+            if (s == null) {
+                s = SimilarityScale.of(embedder);
+                scale = s;
+            }
+            float[] asked = embedder.embedQueries(List.of(question))[0];
+            float[][] vectors = embedder.embed(quotes);
+            List<Double> out = new ArrayList<>(vectors.length);
+            for (float[] v : vectors) {
+                out.add(s.standardise(Vectors.cosine(asked, v)));
+            }
+            return out;
+        } catch (RuntimeException e) {
+            LOG.debug("the embedder could not rate the quoted sentences; the answer's confidence rests on retrieval",
+                    e);
+            return List.of();
+        }
     }
 
     @Override

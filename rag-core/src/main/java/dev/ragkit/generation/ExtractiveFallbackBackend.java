@@ -6,6 +6,7 @@ import dev.ragkit.error.LlmUnavailableException;
 import dev.ragkit.error.RagException;
 import dev.ragkit.tokens.TokenCounter;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -113,6 +114,15 @@ public final class ExtractiveFallbackBackend implements LlmBackend, AutoCloseabl
     /** @return the model that helps choose the quoted sentences, or {@code null} when the question's words alone do */
     public @Nullable Embedder embedder() {
         return extractive.embedder();
+    }
+
+    /**
+     * @param question the question
+     * @param answer   an extractive answer this backend wrote
+     * @return {@link ExtractiveBackend#quoteSimilarity}'s, for its extractive answers
+     */
+    public List<Double> quoteSimilarity(String question, String answer) {
+        return extractive.quoteSimilarity(question, answer);
     }
 
     /** @return the model server's name, or {@value ExtractiveBackend#MODEL} without one */

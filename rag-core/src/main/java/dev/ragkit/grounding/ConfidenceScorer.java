@@ -25,15 +25,25 @@ public interface ConfidenceScorer {
      * @param cited      the SourceIds the answer cites (of blocks in {@code used})
      * @param selfRating the model's rating 0–100, or {@code null} when unavailable
      * @param quoted     whether the answer quotes the context rather than being written by a model (extractive)
+     * @param quoteSimilarity for a quoted answer, how similar each quoted sentence is to the question, on the
+     *                   embedder's {@link dev.ragkit.embedding.SimilarityScale} ({@link
+     *                   dev.ragkit.generation.ExtractiveBackend#quoteSimilarity}); empty when unknown
      */
     record Evidence(String question, String answer, List<ContextBlock> used, List<String> cited,
-            @Nullable Integer selfRating, boolean quoted) {
+            @Nullable Integer selfRating, boolean quoted, List<Double> quoteSimilarity) {
         /** Validates and copies the arguments. */
         public Evidence {
             Objects.requireNonNull(question, "question");
             Objects.requireNonNull(answer, "answer");
             used = List.copyOf(used);
             cited = List.copyOf(cited);
+            quoteSimilarity = List.copyOf(quoteSimilarity);
+        }
+
+        /** Evidence without the quotes' similarity to the question. */
+        public Evidence(String question, String answer, List<ContextBlock> used, List<String> cited,
+                @Nullable Integer selfRating, boolean quoted) {
+            this(question, answer, used, cited, selfRating, quoted, List.of());
         }
     }
 

@@ -33,9 +33,12 @@ import org.jspecify.annotations.Nullable;
  * point.
  *
  * <p>An extractive answer ({@link Evidence#quoted()}) is made of the context's own sentences, so its coverage is 1
- * by construction, and it cannot rate itself; for it {@link #score(Evidence)} gives the estimated probability that the
- * lines it cites hold the answer: {@code floor(100 / (1 + e^-(a·retrieval + b)))}, where <b>retrieval</b> is the mean
- * calibrated relevance of the blocks it quotes ({@link #QUOTED}, fitted on public data). Its coverage is the share of
+ * by construction, and it cannot rate itself; for it {@link #score(Evidence)} gives an estimate that the lines it
+ * cites hold the answer, in which a wrong citation weighs twice a needless hand-off:
+ * {@code floor(100 / (1 + e^-(a·retrieval + b·best + c·mean + d)))}, where <b>retrieval</b> is the mean calibrated
+ * relevance of the blocks it quotes, and <b>best</b> and <b>mean</b> are the highest and the mean similarity of the
+ * quoted sentences to the question ({@link Evidence#quoteSimilarity()}, on the embedder's scale) — {@link #QUOTED},
+ * fitted on public data; without the similarities, {@link #QUOTED_WITHOUT_SIMILARITY}. Its coverage is the share of
  * the question's content words, weighted by their rarity among the blocks used, that the quoted sentences hold —
  * shown in the score and its explanation, not weighed: on the data it did not tell right quotes from wrong ones.
  * Stateless and thread-safe.
@@ -49,11 +52,15 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
     private static final double EPSILON = 1e-9;
 
     /**
-     * Weight of retrieval and the bias of an extractive answer's score: a logistic fit of whether the lines the answer
-     * cites hold the known answer, over the questions of MLQA and Quoref that passed the relevance bar
-     * ({@code RelevanceFit --quoted}; docs/design-notes.md, "Confidence of a quoted answer").
+     * Weights of retrieval, of the best and of the mean similarity of the quoted sentences to the question, and the
+     * bias, of an extractive answer's score: a logistic fit of whether the lines the answer cites hold the known
+     * answer, over the even-numbered questions of MLQA and Quoref that passed the relevance bar, both quantized
+     * in-process models, a question whose cited lines do not hold the answer (a left-out one included) weighted 2
+     * (benchmarks/analysis/quote_gate.py; docs/design-notes.md, "Two checks").
      */
-    static final double[] QUOTED = {5.179, -0.150};
+    static final double[] QUOTED = {5.491, 0.868, -0.519, -3.869};
+    /** Weight of retrieval and the bias, fitted the same way, for an answer whose quotes' similarity is unknown. */
+    static final double[] QUOTED_WITHOUT_SIMILARITY = {7.718, -2.742};
 
 
     /** Any {@code [SourceId …]} bracket, well formed or not, so no part of a cited id is taken as a term. */
@@ -91,15 +98,33 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
         Map<String, Double> weights = QueryTerms.rarity(QueryTerms.of(evidence.question()), blockTerms);
         double coverage = QueryTerms.coverage(weights,
                 QueryTerms.of(MARKER.matcher(evidence.answer()).replaceAll(" ")));
-        double p = 1 / (1 + Math.exp(-(QUOTED[0] * retrieval + QUOTED[1])));
+        List<Double> similarity = evidence.quoteSimilarity();
+        double logit;
+        String formula;
+        if (similarity.isEmpty()) {
+            logit = QUOTED_WITHOUT_SIMILARITY[0] * retrieval + QUOTED_WITHOUT_SIMILARITY[1];
+            formula = String.format(Locale.ROOT, "1 / (1 + e^-(%.2f·retrieval %.2f)) (the quoted sentences' "
+                    + "similarity to the question unknown)", QUOTED_WITHOUT_SIMILARITY[0],
+                    QUOTED_WITHOUT_SIMILARITY[1]);
+        } else {
+            double best = similarity.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+            double mean = similarity.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+            logit = QUOTED[0] * retrieval + QUOTED[1] * best + QUOTED[2] * mean + QUOTED[3];
+            formula = String.format(Locale.ROOT, "1 / (1 + e^-(%.2f·retrieval + %.2f·best %.2f·mean %.2f)), best "
+                    + "%.2f and mean %.2f being the similarity of the %d quoted sentences to the question on the "
+                    + "embedder's scale (a best sentence that stands out from the rest answers; quotes all alike are "
+                    + "more often a passage on the subject)", QUOTED[0], QUOTED[1], QUOTED[2], QUOTED[3], best, mean,
+                    similarity.size());
+        }
+        double p = 1 / (1 + Math.exp(-logit));
         int overall = (int) Math.max(0, Math.min(100, Math.floor(p * 100 + EPSILON)));
         String why = String.format(Locale.ROOT, "extractive answer: retrieval %.3f (mean relevance of the %d quoted "
                 + "blocks); question coverage %.3f (share of the question's words, weighted by rarity among the %d "
                 + "blocks, that the quoted sentences hold; shown, not weighed: it did not tell right quotes from "
                 + "wrong ones); a quoted answer has full answer coverage by construction and cannot rate itself, so "
-                + "the score is the estimated probability that the cited lines hold the answer, "
-                + "1 / (1 + e^-(%.2f·retrieval %.2f)); overall %d", retrieval, quotedBlocks, coverage, used.size(),
-                QUOTED[0], QUOTED[1], overall);
+                + "the score estimates that the cited lines hold the answer, a wrong citation weighing twice a "
+                + "needless hand-off: %s; overall %d", retrieval, quotedBlocks, coverage, used.size(), formula,
+                overall);
         return new ConfidenceScore(overall, retrieval, coverage, null, why);
     }
 

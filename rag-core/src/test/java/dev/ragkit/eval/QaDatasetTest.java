@@ -70,15 +70,15 @@ final class QaDatasetTest {
         List<AnswerReport.Outcome> outcomes = List.of(
                 new AnswerReport.Outcome("1", true, Action.CITE, true, true, 80, null, Duration.ofMillis(4)),
                 new AnswerReport.Outcome("2", true, Action.CITE, true, false, 70, null, Duration.ofMillis(6)),
-                new AnswerReport.Outcome("3", true, Action.ROUTE, false, true, 20, "low", Duration.ofMillis(2)),
+                new AnswerReport.Outcome("3", true, Action.ROUTE, true, true, 20, "low", Duration.ofMillis(2)),
                 new AnswerReport.Outcome("4", false, Action.ROUTE, false, false, 0, "none", Duration.ofMillis(1)),
                 new AnswerReport.Outcome("5", false, Action.CITE, false, false, 65, null, Duration.ofMillis(9)));
 
         AnswerReport r = AnswerEvaluator.report(outcomes);
 
         assertThat(r.answerable()).isEqualTo(3);
-        assertThat(r.answerHit()).isEqualTo(2 / 3.0);
-        assertThat(r.citedHit()).isEqualTo(1 / 3.0);              // a routed answer's lines do not count
+        assertThat(r.answerHit()).isEqualTo(2 / 3.0);             // a routed draft does not count
+        assertThat(r.citedHit()).isEqualTo(1 / 3.0);              // nor a routed answer's lines
         assertThat(r.cited()).isEqualTo(2 / 3.0);
         assertThat(r.routed()).isEqualTo(1 / 3.0);
         assertThat(r.leftOut()).isEqualTo(2);

@@ -321,6 +321,29 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void quoteSimilarity_ratesEachQuotedSentence_nearerForTheOneThatAnswers_andNothingWithoutAnEmbedder() {
+        ContextBlock a = block("keys.md", "API keys rotate every ninety days.\n\nThe cafeteria opens at eight.");
+        ChatRequest p = prompt(List.of(a), "How often do API keys rotate?");
+        ExtractiveBackend quoting = new ExtractiveBackend(3, new HashedBagOfWordsEmbedder("toy", 64));
+        String answer = quoting.chat(p).text() + "\n- The cafeteria opens at eight. [SourceId: " + a.sourceId() + "]";
+
+        List<Double> similarity = quoting.quoteSimilarity("How often do API keys rotate?", answer);
+        Embedder down = new HashedBagOfWordsEmbedder("down", 64) {
+            @Override
+            public float[][] embed(List<String> texts) {
+                throw new RagException("the embedding server is down");
+            }
+        };
+
+        assertThat(answer).startsWith(ExtractiveBackend.LABEL + "\n- API keys rotate every ninety days.");
+        assertThat(similarity).hasSize(answer.split("\n- ").length - 1);
+        assertThat(similarity.get(0)).isGreaterThan(similarity.get(similarity.size() - 1));
+        assertThat(new ExtractiveBackend().quoteSimilarity("How often do API keys rotate?", answer)).isEmpty();
+        assertThat(new ExtractiveBackend(3, down).quoteSimilarity("How often do API keys rotate?", answer)).isEmpty();
+        assertThat(quoting.quoteSimilarity("How often do API keys rotate?", "Keys rotate.")).isEmpty();
+    }
+
+    @Test
     void chat_embedderThatFails_leavesTheChoiceToTheQuestionsWords() {
         Embedder down = new HashedBagOfWordsEmbedder("down", 64) {
             @Override

@@ -53,7 +53,8 @@ final class HybridConfidenceScorerTest {
         assertThat(good.selfRating()).isNull();
         assertThat(good.explanation()).startsWith("extractive answer: retrieval 0.700").contains("question coverage 1.000")
                 .contains("cannot rate itself").endsWith("overall " + good.overall());
-        double p = 1 / (1 + Math.exp(-(HybridConfidenceScorer.QUOTED[0] * 0.7 + HybridConfidenceScorer.QUOTED[1])));
+        double p = 1 / (1 + Math.exp(-(HybridConfidenceScorer.QUOTED_WITHOUT_SIMILARITY[0] * 0.7
+                + HybridConfidenceScorer.QUOTED_WITHOUT_SIMILARITY[1])));
         assertThat(good.overall()).isEqualTo((int) Math.floor(p * 100 + 1e-9));
         // a quote from a block with no relevance of its own and no match beside it has nothing to rest on
         ContextBlock alone = block(other, 1, "Annual leave is 25 days.", Double.NaN, Double.NaN);
@@ -62,6 +63,30 @@ final class HybridConfidenceScorerTest {
                 null, true));
         assertThat(unmatched.retrieval()).isZero();
         assertThat(unmatched.overall()).isLessThan(good.overall()).isLessThan(60);
+    }
+
+    @Test
+    void score_quotedAnswer_whoseBestSentenceStandsOut_isTrusted_whileQuotesAllAlikeAreRouted() {
+        // the same retrieval; what differs is how near the quoted sentences are to the question (embedder's scale)
+        ContextBlock leave = block(doc, 0, "Annual leave is 25 days. The office is closed at Christmas.", 0.5, 0.5);
+        String answer = "- Annual leave is 25 days. [SourceId: " + leave.sourceId() + "]\n- The office is closed at "
+                + "Christmas. [SourceId: " + leave.sourceId() + "]";
+        String question = "How many days of annual leave are there?";
+
+        ConfidenceScore standsOut = scorer.score(new ConfidenceScorer.Evidence(question, answer, List.of(leave),
+                List.of(leave.sourceId()), null, true, List.of(6.0, 2.0)));
+        ConfidenceScore allAlike = scorer.score(new ConfidenceScorer.Evidence(question, answer, List.of(leave),
+                List.of(leave.sourceId()), null, true, List.of(3.0, 3.0)));
+        ConfidenceScore unknown = scorer.score(new ConfidenceScorer.Evidence(question, answer, List.of(leave),
+                List.of(leave.sourceId()), null, true));
+
+        double[] w = HybridConfidenceScorer.QUOTED;
+        double p = 1 / (1 + Math.exp(-(w[0] * 0.5 + w[1] * 6 + w[2] * 4 + w[3])));
+        assertThat(standsOut.overall()).isEqualTo((int) Math.floor(p * 100 + 1e-9)).isGreaterThanOrEqualTo(60);
+        assertThat(allAlike.overall()).isLessThan(60);
+        assertThat(standsOut.explanation()).contains("best 6.00 and mean 4.00 being the similarity of the 2 quoted "
+                + "sentences to the question");
+        assertThat(unknown.explanation()).contains("similarity to the question unknown");
     }
 
     @Test
