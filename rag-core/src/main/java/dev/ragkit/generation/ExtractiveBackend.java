@@ -101,8 +101,6 @@ public final class ExtractiveBackend implements LlmBackend {
 
     private final int maxSentences;
     private final @Nullable Embedder embedder;
-    /** The embedder's similarity scale, measured on first use when it states none. */
-    private volatile @Nullable SimilarityScale scale;
 
     /** A backend quoting at most three sentences, chosen by the question's words. */
     public ExtractiveBackend() {
@@ -142,15 +140,18 @@ public final class ExtractiveBackend implements LlmBackend {
 
     /**
      * How similar each sentence an answer of this backend quotes is to the question, standardised on the embedder's
-     * {@link SimilarityScale} (0 is as similar as unrelated text; the in-process models' answer sentences score about
-     * 3 to 8). The default confidence scorer weighs it: an answer whose best sentence is no nearer to the question
-     * than the rest of what it quotes is more often a passage on the subject than an answer (docs/design-notes.md, "Two
-     * checks"). One embedding call of the question and the quoted sentences.
+     * {@link SimilarityScale} (0 is as similar as unrelated text; with the in-process models an answering sentence
+     * scores about 3 to 8). The default confidence scorer weighs it: an answer whose best sentence is no nearer to
+     * the question than the rest of what it quotes is more often a passage on the subject than an answer
+     * (docs/design-notes.md, "Two checks"). One embedding call of the question and the quoted sentences. Only for
+     * an embedder that states its scale ({@link Embedder#similarityScale()}: the in-process models, on whose
+     * sentences the scorer's weights were fitted); for any other the scorer has no evidence of what its values mean,
+     * and the answer's confidence rests on retrieval.
      *
      * @param question the question
      * @param answer   an answer this backend wrote
-     * @return one value per quoted sentence, in the answer's order; empty without an embedder, for a text with no
-     *         quoted sentence, or when the embedder fails
+     * @return one value per quoted sentence, in the answer's order; empty without an embedder or one that states no
+     *         scale, for a text with no quoted sentence, or when the embedder fails
      */
     public List<Double> quoteSimilarity(String question, String answer) {
         Objects.requireNonNull(question, "question");
@@ -162,17 +163,14 @@ public final class ExtractiveBackend implements LlmBackend {
                 quotes.add(m.group(1));
             }
         }
-        if (embedder == null || quotes.isEmpty()) {
+        Embedder model = embedder;
+        SimilarityScale s = model == null ? null : model.similarityScale();
+        if (model == null || s == null || quotes.isEmpty()) {
             return List.of();
         }
         try {
-            SimilarityScale s = scale;
-            if (s == null) {
-                s = SimilarityScale.of(embedder);
-                scale = s;
-            }
-            float[] asked = embedder.embedQueries(List.of(question))[0];
-            float[][] vectors = embedder.embed(quotes);
+            float[] asked = model.embedQueries(List.of(question))[0];
+            float[][] vectors = model.embed(quotes);
             List<Double> out = new ArrayList<>(vectors.length);
             for (float[] v : vectors) {
                 out.add(s.standardise(Vectors.cosine(asked, v)));

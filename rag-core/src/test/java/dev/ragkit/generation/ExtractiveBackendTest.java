@@ -9,6 +9,7 @@ import dev.ragkit.RagRequest;
 import dev.ragkit.RagResponse;
 import dev.ragkit.audit.AuditSink;
 import dev.ragkit.embedding.Embedder;
+import dev.ragkit.embedding.SimilarityScale;
 import dev.ragkit.error.RagException;
 import dev.ragkit.grounding.Citation;
 import dev.ragkit.grounding.SelfRating;
@@ -321,10 +322,15 @@ final class ExtractiveBackendTest {
     }
 
     @Test
-    void quoteSimilarity_ratesEachQuotedSentence_nearerForTheOneThatAnswers_andNothingWithoutAnEmbedder() {
+    void quoteSimilarity_ratesEachQuotedSentence_nearerForTheOneThatAnswers_onlyOnAStatedScale() {
         ContextBlock a = block("keys.md", "API keys rotate every ninety days.\n\nThe cafeteria opens at eight.");
         ChatRequest p = prompt(List.of(a), "How often do API keys rotate?");
-        ExtractiveBackend quoting = new ExtractiveBackend(3, new HashedBagOfWordsEmbedder("toy", 64));
+        ExtractiveBackend quoting = new ExtractiveBackend(3, new HashedBagOfWordsEmbedder("toy", 64) {
+            @Override
+            public SimilarityScale similarityScale() {
+                return new SimilarityScale(0.29, 0.15);       // as measured for it on unrelated pairs
+            }
+        });
         String answer = quoting.chat(p).text() + "\n- The cafeteria opens at eight. [SourceId: " + a.sourceId() + "]";
 
         List<Double> similarity = quoting.quoteSimilarity("How often do API keys rotate?", answer);
@@ -333,12 +339,20 @@ final class ExtractiveBackendTest {
             public float[][] embed(List<String> texts) {
                 throw new RagException("the embedding server is down");
             }
+
+            @Override
+            public SimilarityScale similarityScale() {
+                return new SimilarityScale(0.29, 0.15);
+            }
         };
 
         assertThat(answer).startsWith(ExtractiveBackend.LABEL + "\n- API keys rotate every ninety days.");
         assertThat(similarity).hasSize(answer.split("\n- ").length - 1);
         assertThat(similarity.get(0)).isGreaterThan(similarity.get(similarity.size() - 1));
         assertThat(new ExtractiveBackend().quoteSimilarity("How often do API keys rotate?", answer)).isEmpty();
+        // an embedder that states no scale: nothing says what its values would mean to the scorer
+        assertThat(new ExtractiveBackend(3, new HashedBagOfWordsEmbedder("toy", 64))
+                .quoteSimilarity("How often do API keys rotate?", answer)).isEmpty();
         assertThat(new ExtractiveBackend(3, down).quoteSimilarity("How often do API keys rotate?", answer)).isEmpty();
         assertThat(quoting.quoteSimilarity("How often do API keys rotate?", "Keys rotate.")).isEmpty();
     }
