@@ -205,13 +205,13 @@ public final class ExtractiveBackend implements LlmBackend {
 
     /**
      * A sentence that may be quoted: its passage's first block (for its place: the passage's blocks share page and
-     * section), the SourceIds of the blocks it stands in, its worth, and whether a sentence of its passage holds the
-     * question's words.
+     * section), the SourceIds of the blocks it stands in, its worth, whether it holds the kind of answer asked for,
+     * and whether a sentence of its passage holds the question's words.
      */
     private record Candidate(String text, Block block, List<String> sourceIds, int order, double worth,
-            boolean besideWords) {
+            boolean ofKind, boolean besideWords) {
         Candidate withWorth(double newWorth) {
-            return new Candidate(text, block, sourceIds, order, newWorth, besideWords);
+            return new Candidate(text, block, sourceIds, order, newWorth, ofKind, besideWords);
         }
     }
 
@@ -246,6 +246,7 @@ public final class ExtractiveBackend implements LlmBackend {
             blockTerms.add(QueryTerms.of(b.text()));
         }
         Map<String, Double> weights = QueryTerms.rarity(asked, blockTerms);
+        AnswerKind kind = AnswerKind.of(question);
         List<Candidate> candidates = new ArrayList<>();
         for (Passage passage : passages(blocks)) {
             Block b = passage.blocks().get(0);
@@ -257,19 +258,19 @@ public final class ExtractiveBackend implements LlmBackend {
                 // without the question's words, only in running text: a sheet's rows and a slide's paragraphs stand
                 // alone, and look alike to a model ("South | 950" and "North | 1200")
                 if (!s.heading() && (worth[i] > 0 || embedder != null && !b.kind().linesAreUnits())) {
-                    candidates.add(new Candidate(display(s.text()), b, passage.sourceIds(s.start(), s.end()),
-                            candidates.size(), worth[i], words));
+                    String text = display(s.text());
+                    candidates.add(new Candidate(text, b, passage.sourceIds(s.start(), s.end()), candidates.size(),
+                            worth[i], kind.heldBy(text, asked), words));
                 }
             }
         }
-        AnswerKind kind = AnswerKind.of(question);
         if (embedder != null) {
-            candidates = rescored(embedder, question, candidates, kind, asked);
+            candidates = rescored(embedder, question, candidates);
         }
         if (candidates.isEmpty()) {
             return LABEL + " no sentence of the documents found matches the question.";
         }
-        candidates = typed(kind, asked, candidates);
+        candidates = typed(candidates);
         List<Candidate> best = new ArrayList<>(candidates);
         best.sort(Comparator.comparingDouble((Candidate c) -> -c.worth()).thenComparingInt(Candidate::order));
         List<Candidate> chosen = new ArrayList<>();
@@ -303,8 +304,7 @@ public final class ExtractiveBackend implements LlmBackend {
      * in?": "The story opens in late 1967"). When the embedder fails, the word worth alone, and the sentences worth
      * nothing by it are dropped.
      */
-    private static List<Candidate> rescored(Embedder embedder, String question, List<Candidate> candidates,
-            AnswerKind kind, Set<String> questionTerms) {
+    private static List<Candidate> rescored(Embedder embedder, String question, List<Candidate> candidates) {
         List<Candidate> embedded = candidates.subList(0, Math.min(candidates.size(), MAX_EMBEDDED));
         double[] similarity = new double[embedded.size()];
         try {
@@ -329,7 +329,7 @@ public final class ExtractiveBackend implements LlmBackend {
             Candidate c = candidates.get(i);
             double place = i >= similarity.length ? 0 : high > low ? (similarity[i] - low) / (high - low) : 1;
             if (c.worth() > 0 || i < similarity.length && similarity[i] >= bar
-                    || c.besideWords() && kind.heldBy(c.text(), questionTerms)) {
+                    || c.besideWords() && c.ofKind()) {
                 rescored.add(c.withWorth((1 - SEMANTIC) * c.worth() + SEMANTIC * place));
             }
         }
@@ -367,15 +367,8 @@ public final class ExtractiveBackend implements LlmBackend {
     }
 
     /** The candidates, those holding an answer of the kind the question asks for worth {@value #KIND} more. */
-    private static List<Candidate> typed(AnswerKind kind, Set<String> asked, List<Candidate> candidates) {
-        if (kind == AnswerKind.ANY) {
-            return candidates;
-        }
-        List<Candidate> typed = new ArrayList<>(candidates.size());
-        for (Candidate c : candidates) {
-            typed.add(kind.heldBy(c.text(), asked) ? c.withWorth(c.worth() + KIND) : c);
-        }
-        return typed;
+    private static List<Candidate> typed(List<Candidate> candidates) {
+        return candidates.stream().map(c -> c.ofKind() ? c.withWorth(c.worth() + KIND) : c).toList();
     }
 
     /** The blocks in runs that go on from each other: one document's consecutive chunks, one page, one section. */
