@@ -143,7 +143,7 @@ public final class ExtractiveBackend implements LlmBackend {
      * {@link SimilarityScale} (0 is as similar as unrelated text; with the in-process models an answering sentence
      * scores about 3 to 8). The default confidence scorer weighs it: an answer whose best sentence is no nearer to
      * the question than the rest of what it quotes is more often a passage on the subject than an answer
-     * (docs/design-notes.md, "Two checks"). One embedding call of the question and the quoted sentences. Only for
+     * (docs/design-notes.md, "Two checks"). Two embedding calls: the question, and the quoted sentences. Only for
      * an embedder that states its scale ({@link Embedder#similarityScale()}: the in-process models, on whose
      * sentences the scorer's weights were fitted); for any other the scorer has no evidence of what its values mean,
      * and the answer's confidence rests on retrieval.
@@ -169,13 +169,7 @@ public final class ExtractiveBackend implements LlmBackend {
             return List.of();
         }
         try {
-            float[] asked = model.embedQueries(List.of(question))[0];
-            float[][] vectors = model.embed(quotes);
-            List<Double> out = new ArrayList<>(vectors.length);
-            for (float[] v : vectors) {
-                out.add(s.standardise(Vectors.cosine(asked, v)));
-            }
-            return out;
+            return Arrays.stream(cosines(model, question, quotes)).map(s::standardise).boxed().toList();
         } catch (RuntimeException e) {
             LOG.debug("the embedder could not rate the quoted sentences; the answer's confidence rests on retrieval",
                     e);
@@ -306,13 +300,9 @@ public final class ExtractiveBackend implements LlmBackend {
      */
     private static List<Candidate> rescored(Embedder embedder, String question, List<Candidate> candidates) {
         List<Candidate> embedded = candidates.subList(0, Math.min(candidates.size(), MAX_EMBEDDED));
-        double[] similarity = new double[embedded.size()];
+        double[] similarity;
         try {
-            float[] asked = embedder.embedQueries(List.of(question))[0];
-            float[][] vectors = embedder.embed(embedded.stream().map(Candidate::text).toList());
-            for (int i = 0; i < similarity.length; i++) {
-                similarity[i] = Vectors.cosine(asked, vectors[i]);
-            }
+            similarity = cosines(embedder, question, embedded.stream().map(Candidate::text).toList());
         } catch (RuntimeException e) {
             LOG.debug("the embedder could not help choose the quoted sentences; the question's words alone do", e);
             return candidates.stream().filter(c -> c.worth() > 0).toList();
@@ -334,6 +324,17 @@ public final class ExtractiveBackend implements LlmBackend {
             }
         }
         return rescored;
+    }
+
+    /** Each text's cosine with the question (embedded as a query): one call for the question, one for the texts. */
+    private static double[] cosines(Embedder embedder, String question, List<String> texts) {
+        float[] asked = embedder.embedQueries(List.of(question))[0];
+        float[][] vectors = embedder.embed(texts);
+        double[] out = new double[vectors.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = Vectors.cosine(asked, vectors[i]);
+        }
+        return out;
     }
 
     /**
