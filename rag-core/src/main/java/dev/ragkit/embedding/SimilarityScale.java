@@ -22,17 +22,23 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An embedder states its scale ({@link Embedder#similarityScale()}); the in-process models ship theirs, measured
  * as the mean and spread of the cosine between questions and random passages of public question-answering sets (see
- * docs/design-notes.md). For any other embedder, {@link #of} measures one with {@link #estimate}: 48 questions and
- * 48 passages on unrelated subjects written for this purpose, every question against every passage of another
- * subject (2,256 pairs, two embedding calls).
+ * docs/design-notes.md). For any other embedder, {@link #of} measures one with {@link #estimate}: 48 questions, 48
+ * passages on unrelated subjects and an answering passage for each question, written for this purpose (every question
+ * against every passage of another subject, 2,256 pairs, and against its answer; two embedding calls).
  *
  * @param centre the mean cosine similarity of unrelated texts, in [-1, 1)
- * @param spread their standard deviation, above 0
+ * @param spread their standard deviation (for a measured scale, the unit that puts answering passages where the stated
+ *               scales put them; see {@link #estimate}), above 0
  */
 public record SimilarityScale(double centre, double spread) {
 
     private static final String PAIRS = "/dev/ragkit/retrieval/unrelated-pairs.txt";
     private static final double MIN_SPREAD = 1e-6;
+    /**
+     * Where an embedder without a stated scale is made to put RagKit's answering pairs: the mean of the four
+     * in-process models' values for them on their stated scales (7.60, 7.65, 7.64 and 7.75).
+     */
+    static final double ANSWERING_Z = 7.66;
     private static final Logger LOG = LoggerFactory.getLogger(SimilarityScale.class);
 
     /** Validates the arguments. */
@@ -66,34 +72,43 @@ public record SimilarityScale(double centre, double spread) {
     }
 
     /**
-     * Measures an embedder's scale on RagKit's unrelated question and passage pairs: the questions embedded as
-     * queries, the passages as documents, every question against every passage of another subject.
+     * Measures an embedder's scale on RagKit's own question and passage pairs. The centre is the mean cosine of every
+     * question with every passage of another subject (questions embedded as queries, passages as documents). The
+     * spread is set by where the embedder puts each question's answering passage: at {@value #ANSWERING_Z} spreads
+     * above the centre, where the in-process models' stated scales put the same pairs (7.60 to 7.75). Models differ
+     * in how far apart unrelated texts scatter, not only in where they lie, so a spread measured on unrelated text
+     * alone inflates one model's values and shrinks another's (docs/design-notes.md, "A scale measured with
+     * answers"); two anchors make {@link #standardise} agree with the stated scales on every model tried.
      *
      * @param embedder the embedder
      * @return the measured scale
      * @throws RagException when the embedder fails; vectors that do not vary between unrelated texts get a scale
-     *                      on which every similarity is near the centre (logged once per estimate)
+     *                      on which every similarity is near the centre (logged once per estimate), and an embedder
+     *                      that finds answers no nearer than unrelated text gets the unrelated texts' own spread
      */
     public static SimilarityScale estimate(Embedder embedder) {
         Objects.requireNonNull(embedder, "embedder");
         List<String> questions = new ArrayList<>();
-        List<String> passages = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        int passages = 0;
         for (String line : pairs()) {
             if (line.startsWith("Q: ")) {
                 questions.add(line.substring(3));
             } else if (line.startsWith("P: ")) {
-                passages.add(line.substring(3));
+                texts.add(passages++, line.substring(3));
+            } else if (line.startsWith("A: ")) {
+                texts.add(line.substring(3));
             }
         }
         float[][] q = embedder.embedQueries(questions);
-        float[][] p = embedder.embed(passages);
+        float[][] t = embedder.embed(texts);
         double sum = 0;
         double squares = 0;
         int n = 0;
         for (int i = 0; i < q.length; i++) {
-            for (int j = 0; j < p.length; j++) {
+            for (int j = 0; j < passages; j++) {
                 if (i != j) {
-                    double c = Vectors.cosine(q[i], p[j]);
+                    double c = Vectors.cosine(q[i], t[j]);
                     sum += c;
                     squares += c * c;
                     n++;
@@ -109,7 +124,19 @@ public record SimilarityScale(double centre, double spread) {
                     + "similarities will not count towards relevance", embedder.name(), mean, sd);
             return new SimilarityScale(Double.isFinite(mean) ? Math.max(-1, Math.min(mean, 0.999)) : 0, 1);
         }
-        return new SimilarityScale(mean, sd);
+        double answering = 0;
+        for (int i = 0; i < q.length; i++) {
+            answering += Vectors.cosine(q[i], t[passages + i]);
+        }
+        answering /= q.length;
+        double spread = (answering - mean) / ANSWERING_Z;
+        if (!(spread > sd / ANSWERING_Z) || spread > 2) {
+            // An embedder that puts answers hardly above unrelated text: its unrelated spread is the safer unit.
+            LOG.warn("The embedder {} finds answering passages hardly nearer than unrelated text (mean {} against "
+                    + "{}): its similarities are put on the unrelated texts' spread", embedder.name(), answering, mean);
+            return new SimilarityScale(mean, sd);
+        }
+        return new SimilarityScale(mean, spread);
     }
 
     private static List<String> pairs() {

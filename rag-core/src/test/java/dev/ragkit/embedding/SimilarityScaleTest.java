@@ -48,6 +48,30 @@ final class SimilarityScaleTest {
     }
 
     @Test
+    void estimate_embedderFindingAnswersNoNearerThanUnrelatedText_keepsTheUnrelatedTextsSpread() {
+        // vectors seeded by each text's hash: answers are as far from their questions as anything else
+        Embedder random = new HashedBagOfWordsEmbedder("random", 32) {
+            @Override
+            public float[][] embed(List<String> texts) {
+                float[][] out = new float[texts.size()][32];
+                for (int i = 0; i < out.length; i++) {
+                    java.util.Random r = new java.util.Random(texts.get(i).hashCode());
+                    for (int j = 0; j < 32; j++) {
+                        out[i][j] = (float) r.nextGaussian();
+                    }
+                }
+                return out;
+            }
+        };
+
+        SimilarityScale scale = SimilarityScale.estimate(random);
+
+        // 32 random dimensions: cosines scatter about 1/sqrt(32) around 0
+        assertThat(scale.centre()).isBetween(-0.05, 0.05);
+        assertThat(scale.spread()).isBetween(0.14, 0.22);
+    }
+
+    @Test
     void constructor_outOfRange_isRejectedNamingTheValue() {
         assertThatIllegalArgumentException().isThrownBy(() -> new SimilarityScale(1.5, 0.1))
                 .withMessageContaining("1.5");
