@@ -110,13 +110,23 @@ public final class TokenWindowChunker implements Chunker {
     public static final int EMBEDDER_WINDOW = 128;
 
     /**
+     * The most cl100k tokens in a chunk of {@link #forEmbedder} for an embedder that does not count its own tokens
+     * (an Ollama model, a user's own): about as much English text as {@value #EMBEDDER_WINDOW} word pieces, for the
+     * same reason. On MLQA through RagKit's Ollama client (all-MiniLM-L6-v2 and bge-small-en-v1.5 served as Ollama
+     * serves them), chunks of this size answered 0.74 of the questions where chunks of 500 answered 0.62 and 0.63
+     * (docs/design-notes.md, "A scale measured with answers").
+     */
+    public static final int UNCOUNTED_WINDOW = 120;
+
+    /**
      * A chunker whose every chunk the embedder reads whole: for an embedder that states its input limit and counts
      * its own tokens ({@link Embedder#maxInputTokens()}, {@link Embedder#inputTokens}), windows of the smaller of that
      * limit and {@value #EMBEDDER_WINDOW} (less the special tokens the model adds), counted with the model's own
      * tokenizer, without overlap: e.g. 126 word pieces for all-MiniLM-L6-v2 and for bge-small-en-v1.5. Overlap would
      * embed a quarter of the text twice (the chunks end at sentence ends anyway, and the model reads the chunks
-     * around a match through {@code RetrievalOptions.neighbourChunks}). Otherwise the default 500/50 on cl100k (the
-     * model is trusted to read that much). The indexer's default.
+     * around a match through {@code RetrievalOptions.neighbourChunks}). For any other embedder, windows of
+     * {@value #UNCOUNTED_WINDOW} cl100k tokens without overlap (fewer when it states a smaller limit). The indexer's
+     * default.
      *
      * @param embedder the embedder that will read the chunks
      * @return the chunker
@@ -129,7 +139,8 @@ public final class TokenWindowChunker implements Chunker {
             int max = Math.max(16, Math.min(limit, EMBEDDER_WINDOW) - counter.specialTokens());
             return builder().counter(counter).maxTokens(max).overlapTokens(0).build();
         }
-        return builder().counter(TokenCounters.jtokkit()).build();
+        int max = limit > 0 ? Math.max(16, Math.min(limit - 2, UNCOUNTED_WINDOW)) : UNCOUNTED_WINDOW;
+        return builder().counter(TokenCounters.jtokkit()).maxTokens(max).overlapTokens(0).build();
     }
 
     /**

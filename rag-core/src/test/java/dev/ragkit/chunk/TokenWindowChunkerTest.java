@@ -951,13 +951,24 @@ final class TokenWindowChunkerTest {
     }
 
     @Test
-    void forEmbedder_embedderThatCannotCount_chunksByCl100kAtTheDefaults() {
+    void forEmbedder_embedderThatCannotCount_chunksByCl100kInWindowsAboutAsLongAsTheCountedOnes() {
         TokenWindowChunker chunker = TokenWindowChunker.forEmbedder(
                 new dev.ragkit.testing.HashedBagOfWordsEmbedder("no-limit", 16));
+        TokenWindowChunker limited = TokenWindowChunker.forEmbedder(
+                new dev.ragkit.testing.HashedBagOfWordsEmbedder("limit-64", 16) {
+                    @Override
+                    public int maxInputTokens() {
+                        return 64;
+                    }
+                });
 
-        assertThat(chunker.maxTokens()).isEqualTo(TokenWindowChunker.DEFAULT_MAX_TOKENS);
-        assertThat(chunker.overlapTokens()).isEqualTo(TokenWindowChunker.DEFAULT_OVERLAP_TOKENS);
+        assertThat(chunker.maxTokens()).isEqualTo(TokenWindowChunker.UNCOUNTED_WINDOW).isEqualTo(120);
+        assertThat(chunker.overlapTokens()).isZero();
         assertThat(chunker.counter().name()).isEqualTo(CL100K.name());
+        // a stated limit below the window, without a count of its own tokens: under the limit, room for two
+        // special tokens
+        assertThat(limited.maxTokens()).isEqualTo(62);
+        assertThat(limited.counter().name()).isEqualTo(CL100K.name());
     }
 
     @Test
