@@ -101,6 +101,8 @@ public final class ExtractiveBackend implements LlmBackend {
 
     private final int maxSentences;
     private final @Nullable Embedder embedder;
+    /** The embedder's scale, stated or measured on first use. */
+    private volatile @Nullable SimilarityScale scale;
 
     /** A backend quoting at most three sentences, chosen by the question's words. */
     public ExtractiveBackend() {
@@ -143,15 +145,15 @@ public final class ExtractiveBackend implements LlmBackend {
      * {@link SimilarityScale} (0 is as similar as unrelated text; with the in-process models an answering sentence
      * scores about 3 to 8). The default confidence scorer weighs it: an answer whose best sentence is no nearer to
      * the question than the rest of what it quotes is more often a passage on the subject than an answer
-     * (docs/design-notes.md, "Two checks"). Two embedding calls: the question, and the quoted sentences. Only for
-     * an embedder that states its scale ({@link Embedder#similarityScale()}: the in-process models, on whose
-     * sentences the scorer's weights were fitted); for any other the scorer has no evidence of what its values mean,
-     * and the answer's confidence rests on retrieval.
+     * (docs/design-notes.md, "Two checks"). Two embedding calls: the question, and the quoted sentences. The scale
+     * is the one the embedder states ({@link Embedder#similarityScale()}: the in-process models, on whose sentences
+     * the scorer's weights were fitted), else one measured once per backend ({@link SimilarityScale#estimate}, which
+     * puts answers where the stated scales do; docs/design-notes.md, "A scale measured with answers").
      *
      * @param question the question
      * @param answer   an answer this backend wrote
-     * @return one value per quoted sentence, in the answer's order; empty without an embedder or one that states no
-     *         scale, for a text with no quoted sentence, or when the embedder fails
+     * @return one value per quoted sentence, in the answer's order; empty without an embedder, for a text with no
+     *         quoted sentence, or when the embedder fails
      */
     public List<Double> quoteSimilarity(String question, String answer) {
         Objects.requireNonNull(question, "question");
@@ -164,17 +166,27 @@ public final class ExtractiveBackend implements LlmBackend {
             }
         }
         Embedder model = embedder;
-        SimilarityScale s = model == null ? null : model.similarityScale();
-        if (model == null || s == null || quotes.isEmpty()) {
+        if (model == null || quotes.isEmpty()) {
             return List.of();
         }
         try {
+            SimilarityScale s = scale(model);
             return Arrays.stream(cosines(model, question, quotes)).map(s::standardise).boxed().toList();
         } catch (RuntimeException e) {
             LOG.debug("the embedder could not rate the quoted sentences; the answer's confidence rests on retrieval",
                     e);
             return List.of();
         }
+    }
+
+    /** The embedder's stated scale, else one measured on first use and kept (two embedding calls, once). */
+    private SimilarityScale scale(Embedder model) {
+        SimilarityScale s = scale;
+        if (s == null) {
+            s = SimilarityScale.of(model);
+            scale = s;
+        }
+        return s;
     }
 
     @Override

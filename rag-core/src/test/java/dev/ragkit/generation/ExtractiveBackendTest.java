@@ -322,7 +322,7 @@ final class ExtractiveBackendTest {
     }
 
     @Test
-    void quoteSimilarity_ratesEachQuotedSentence_nearerForTheOneThatAnswers_onlyOnAStatedScale() {
+    void quoteSimilarity_ratesEachQuotedSentence_nearerForTheOneThatAnswers_onTheStatedOrAMeasuredScale() {
         ContextBlock a = block("keys.md", "API keys rotate every ninety days.\n\nThe cafeteria opens at eight.");
         ChatRequest p = prompt(List.of(a), "How often do API keys rotate?");
         ExtractiveBackend quoting = new ExtractiveBackend(3, new HashedBagOfWordsEmbedder("toy", 64) {
@@ -350,9 +350,23 @@ final class ExtractiveBackendTest {
         assertThat(similarity).hasSize(answer.split("\n- ").length - 1);
         assertThat(similarity.get(0)).isGreaterThan(similarity.get(similarity.size() - 1));
         assertThat(new ExtractiveBackend().quoteSimilarity("How often do API keys rotate?", answer)).isEmpty();
-        // an embedder that states no scale: nothing says what its values would mean to the scorer
-        assertThat(new ExtractiveBackend(3, new HashedBagOfWordsEmbedder("toy", 64))
-                .quoteSimilarity("How often do API keys rotate?", answer)).isEmpty();
+        // an embedder that states no scale: one is measured for it, once, and the same values come out on it
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        Embedder unstated = new HashedBagOfWordsEmbedder("toy", 64) {
+            @Override
+            public float[][] embed(List<String> texts) {
+                calls.incrementAndGet();
+                return super.embed(texts);
+            }
+        };
+        ExtractiveBackend measuring = new ExtractiveBackend(3, unstated);
+        SimilarityScale measured = SimilarityScale.estimate(new HashedBagOfWordsEmbedder("toy", 64));
+        List<Double> first = measuring.quoteSimilarity("How often do API keys rotate?", answer);
+        List<Double> again = measuring.quoteSimilarity("How often do API keys rotate?", answer);
+        assertThat(first).hasSameSizeAs(similarity).isEqualTo(again);
+        assertThat(first.get(0)).isCloseTo(measured.standardise(new SimilarityScale(0.29, 0.15).centre()
+                + similarity.get(0) * 0.15), org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(calls.get()).isEqualTo(2 + 2 * 2);          // the scale's two calls, then two per answer
         assertThat(new ExtractiveBackend(3, down).quoteSimilarity("How often do API keys rotate?", answer)).isEmpty();
         assertThat(quoting.quoteSimilarity("How often do API keys rotate?", "Keys rotate.")).isEmpty();
     }
