@@ -7,9 +7,12 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.WeakHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +43,8 @@ public record SimilarityScale(double centre, double spread) {
      */
     static final double ANSWERING_Z = 7.66;
     private static final Logger LOG = LoggerFactory.getLogger(SimilarityScale.class);
+    /** Scales measured by {@link #of}, one per embedder object, so retrieval and the quoted answer's check share it. */
+    private static final Map<Embedder, SimilarityScale> MEASURED = Collections.synchronizedMap(new WeakHashMap<>());
 
     /** Validates the arguments. */
     public SimilarityScale {
@@ -60,7 +65,8 @@ public record SimilarityScale(double centre, double spread) {
     }
 
     /**
-     * The embedder's own scale, or one measured with {@link #estimate} when it states none.
+     * The embedder's own scale, or one measured with {@link #estimate} when it states none — once per embedder
+     * object, kept while the object lives, so that retrieval and the extractive answer's check share one measurement.
      *
      * @param embedder the embedder
      * @return its scale
@@ -68,7 +74,7 @@ public record SimilarityScale(double centre, double spread) {
      */
     public static SimilarityScale of(Embedder embedder) {
         SimilarityScale stated = Objects.requireNonNull(embedder, "embedder").similarityScale();
-        return stated != null ? stated : estimate(embedder);
+        return stated != null ? stated : MEASURED.computeIfAbsent(embedder, SimilarityScale::estimate);
     }
 
     /**
@@ -130,7 +136,7 @@ public record SimilarityScale(double centre, double spread) {
         }
         answering /= q.length;
         double spread = (answering - mean) / ANSWERING_Z;
-        if (!(spread > sd / ANSWERING_Z) || spread > 2) {
+        if (!(spread > sd / ANSWERING_Z)) {
             // An embedder that puts answers hardly above unrelated text: its unrelated spread is the safer unit.
             LOG.warn("The embedder {} finds answering passages hardly nearer than unrelated text (mean {} against "
                     + "{}): its similarities are put on the unrelated texts' spread", embedder.name(), answering, mean);

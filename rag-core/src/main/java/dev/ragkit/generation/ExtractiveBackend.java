@@ -101,8 +101,6 @@ public final class ExtractiveBackend implements LlmBackend {
 
     private final int maxSentences;
     private final @Nullable Embedder embedder;
-    /** The embedder's scale, stated or measured on first use. */
-    private volatile @Nullable SimilarityScale scale;
 
     /** A backend quoting at most three sentences, chosen by the question's words. */
     public ExtractiveBackend() {
@@ -147,8 +145,9 @@ public final class ExtractiveBackend implements LlmBackend {
      * the question than the rest of what it quotes is more often a passage on the subject than an answer
      * (docs/design-notes.md, "Two checks"). Two embedding calls: the question, and the quoted sentences. The scale
      * is the one the embedder states ({@link Embedder#similarityScale()}: the in-process models, on whose sentences
-     * the scorer's weights were fitted), else one measured once per backend ({@link SimilarityScale#estimate}, which
-     * puts answers where the stated scales do; docs/design-notes.md, "A scale measured with answers").
+     * the scorer's weights were fitted), else the one measured for it ({@link SimilarityScale#of}, once per embedder,
+     * shared with retrieval; it puts answers where the stated scales do: docs/design-notes.md, "A scale measured with
+     * answers").
      *
      * @param question the question
      * @param answer   an answer this backend wrote
@@ -170,23 +169,13 @@ public final class ExtractiveBackend implements LlmBackend {
             return List.of();
         }
         try {
-            SimilarityScale s = scale(model);
+            SimilarityScale s = SimilarityScale.of(model);
             return Arrays.stream(cosines(model, question, quotes)).map(s::standardise).boxed().toList();
         } catch (RuntimeException e) {
             LOG.debug("the embedder could not rate the quoted sentences; the answer's confidence rests on retrieval",
                     e);
             return List.of();
         }
-    }
-
-    /** The embedder's stated scale, else one measured on first use and kept (two embedding calls, once). */
-    private SimilarityScale scale(Embedder model) {
-        SimilarityScale s = scale;
-        if (s == null) {
-            s = SimilarityScale.of(model);
-            scale = s;
-        }
-        return s;
     }
 
     @Override

@@ -26,6 +26,10 @@ final class SimilarityScaleTest {
         assertThat(measured.spread()).isPositive();
         assertThat(measured.standardise(measured.centre() + 2 * measured.spread())).isEqualTo(2.0,
                 org.assertj.core.data.Offset.offset(1e-9));
+        // measured once per embedder object: retrieval and the quoted answer's check share it
+        assertThat(SimilarityScale.of(unknown)).isSameAs(measured);
+        assertThat(SimilarityScale.of(new HashedBagOfWordsEmbedder("unknown", 64))).isNotSameAs(measured)
+                .isEqualTo(measured);
     }
 
     @Test
