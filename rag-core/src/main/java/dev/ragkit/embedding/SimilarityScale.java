@@ -95,17 +95,19 @@ public record SimilarityScale(double centre, double spread) {
     public static SimilarityScale estimate(Embedder embedder) {
         Objects.requireNonNull(embedder, "embedder");
         List<String> questions = new ArrayList<>();
-        List<String> texts = new ArrayList<>();
-        int passages = 0;
+        List<String> texts = new ArrayList<>();          // the unrelated passages, then the answers, in one call
+        List<String> answers = new ArrayList<>();
         for (String line : pairs()) {
             if (line.startsWith("Q: ")) {
                 questions.add(line.substring(3));
             } else if (line.startsWith("P: ")) {
-                texts.add(passages++, line.substring(3));
-            } else if (line.startsWith("A: ")) {
                 texts.add(line.substring(3));
+            } else if (line.startsWith("A: ")) {
+                answers.add(line.substring(3));
             }
         }
+        int passages = texts.size();
+        texts.addAll(answers);
         float[][] q = embedder.embedQueries(questions);
         float[][] t = embedder.embed(texts);
         double sum = 0;
