@@ -137,14 +137,13 @@ public record SimilarityScale(double centre, double spread) {
             answering += Vectors.cosine(q[i], t[passages + i]);
         }
         answering /= q.length;
-        double spread = (answering - mean) / ANSWERING_Z;
-        if (!(spread > sd / ANSWERING_Z)) {
+        if (!(answering - mean > sd)) {
             // An embedder that puts answers hardly above unrelated text: its unrelated spread is the safer unit.
             LOG.warn("The embedder {} finds answering passages hardly nearer than unrelated text (mean {} against "
                     + "{}): its similarities are put on the unrelated texts' spread", embedder.name(), answering, mean);
             return new SimilarityScale(mean, sd);
         }
-        return new SimilarityScale(mean, spread);
+        return new SimilarityScale(mean, (answering - mean) / ANSWERING_Z);
     }
 
     private static List<String> pairs() {

@@ -34,16 +34,11 @@ final class SimilarityScaleTest {
 
     @Test
     void estimate_vectorsThatDoNotVary_giveAScaleOnWhichEverySimilarityIsNearTheCentre() {
-        Embedder constant = new HashedBagOfWordsEmbedder("constant", 8) {
-            @Override
-            public float[][] embed(List<String> texts) {
-                float[][] out = new float[texts.size()][8];
-                for (float[] v : out) {
-                    v[0] = 1;
-                }
-                return out;
-            }
-        };
+        Embedder constant = embedding("constant", 8, text -> {
+            float[] v = new float[8];
+            v[0] = 1;
+            return v;
+        });
 
         SimilarityScale scale = SimilarityScale.estimate(constant);
 
@@ -54,25 +49,30 @@ final class SimilarityScaleTest {
     @Test
     void estimate_embedderFindingAnswersNoNearerThanUnrelatedText_keepsTheUnrelatedTextsSpread() {
         // vectors seeded by each text's hash: answers are as far from their questions as anything else
-        Embedder random = new HashedBagOfWordsEmbedder("random", 32) {
-            @Override
-            public float[][] embed(List<String> texts) {
-                float[][] out = new float[texts.size()][32];
-                for (int i = 0; i < out.length; i++) {
-                    java.util.Random r = new java.util.Random(texts.get(i).hashCode());
-                    for (int j = 0; j < 32; j++) {
-                        out[i][j] = (float) r.nextGaussian();
-                    }
-                }
-                return out;
+        Embedder random = embedding("random", 32, text -> {
+            java.util.Random r = new java.util.Random(text.hashCode());
+            float[] v = new float[32];
+            for (int j = 0; j < v.length; j++) {
+                v[j] = (float) r.nextGaussian();
             }
-        };
+            return v;
+        });
 
         SimilarityScale scale = SimilarityScale.estimate(random);
 
         // 32 random dimensions: cosines scatter about 1/sqrt(32) around 0
         assertThat(scale.centre()).isBetween(-0.05, 0.05);
         assertThat(scale.spread()).isBetween(0.14, 0.22);
+    }
+
+    /** An embedder whose vector of each text is {@code vector}'s. */
+    private static Embedder embedding(String name, int dimension, java.util.function.Function<String, float[]> vector) {
+        return new HashedBagOfWordsEmbedder(name, dimension) {
+            @Override
+            public float[][] embed(List<String> texts) {
+                return texts.stream().map(vector).toArray(float[][]::new);
+            }
+        };
     }
 
     @Test
