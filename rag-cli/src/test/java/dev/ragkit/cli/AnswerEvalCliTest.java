@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,6 +71,57 @@ final class AnswerEvalCliTest {
         });
         assertThat(eval.out()).contains("answer-hit 1.000, cited-hit 1.000, CITE 1.000, ROUTE 0.000")
                 .contains("ROUTE 1.000, CITE 0.000");
+    }
+
+    /**
+     * What {@code eval} measures is what a user gets: the kept documents indexed with {@code ragkit index} and each
+     * question asked with {@code ragkit ask --json} (the path {@code rag_query} shares) give the same action, confidence,
+     * answer, route reason and cited lines as {@code eval}'s details.
+     */
+    @Test
+    void eval_answersAsIndexAndAskDo() throws IOException {
+        CliRun eval = run("eval", "qa-set", "--leave-out", "0.34", "--details", "details.jsonl");
+        assertThat(eval.code()).as(eval.err()).isZero();
+        ObjectMapper json = new ObjectMapper();
+        List<JsonNode> details = new ArrayList<>();
+        for (String line : Files.readAllLines(cwd.resolve("details.jsonl"))) {
+            details.add(json.readTree(line));
+        }
+        Set<String> leftOut = details.stream().filter(d -> !d.get("answerable").asBoolean())
+                .map(d -> d.get("document").asText()).collect(Collectors.toSet());
+        assertThat(leftOut).hasSize(2);
+        try (Stream<Path> files = Files.list(cwd.resolve("qa-set/documents"))) {
+            for (Path f : files.filter(f -> !leftOut.contains(f.getFileName().toString())).toList()) {
+                CliRun.write(cwd, "kept/" + f.getFileName(), Files.readString(f));
+            }
+        }
+        CliRun index = run("index", "kept", "--index", "idx");
+        assertThat(index.code()).as(index.err()).isZero();
+
+        for (JsonNode d : details) {
+            CliRun ask = run("ask", d.get("question").asText(), "--index", "idx", "--backend", "extractive", "--json");
+            String q = d.get("question").asText();
+            boolean routed = d.get("action").asText().equals("ROUTE");
+            assertThat(ask.code()).as(q + ask.err()).isEqualTo(routed ? RagkitCli.ROUTED : RagkitCli.OK);
+            JsonNode r = json.readTree(ask.out());
+            assertThat(r.get("action").asText()).as(q).isEqualTo(d.get("action").asText());
+            assertThat(r.get("confidence").get("overall").asInt()).as(q).isEqualTo(d.get("confidence").asInt());
+            assertThat(withoutSourceIds(r.get("answer").asText())).as(q)
+                    .isEqualTo(withoutSourceIds(d.get("answer").asText()));
+            String reason = r.path("routeTo").path("reason").asText(null);
+            assertThat(reason).as(q).isEqualTo(d.get("reason").asText(null));
+            List<String> cited = new ArrayList<>();
+            r.get("citations").forEach(c -> cited.add(Path.of(c.get("path").asText()).getFileName() + ":"
+                    + c.get("startLine").asInt() + "-" + c.get("endLine").asInt()));
+            List<String> evalCited = new ArrayList<>();
+            d.get("citations").forEach(c -> evalCited.add(c.asText().replaceFirst(" > .*", "")
+                    .replaceFirst("^.*/", "")));
+            assertThat(cited).as(q).isEqualTo(evalCited);
+        }
+    }
+
+    private static String withoutSourceIds(String answer) {
+        return answer.replaceAll("\\[SourceId: [^\\]]+]", "[SourceId]");
     }
 
     @Test
