@@ -104,8 +104,9 @@ final class AnswerEval {
                 indexed.filesIndexed() / Math.max(seconds, 1e-9));
         out.printf(Locale.ROOT, "answerable  %d questions: answer-hit %.3f, cited-hit %.3f, CITE %.3f, ROUTE %.3f%n",
                 r.answerable(), r.answerHit(), r.citedHit(), r.cited(), r.routed());
-        out.printf(Locale.ROOT, "left out    %d questions: ROUTE %.3f, CITE %.3f%n", r.leftOut(), r.leftOutRouted(),
-                r.leftOutCited());
+        out.printf(Locale.ROOT, "left out    %d questions: ROUTE %.3f, CITE %.3f (%.3f with a known answer in the "
+                + "cited lines)%n", r.leftOut(), r.leftOutRouted(), r.leftOutCited(),
+                r.leftOutCitedHit());
         out.printf(Locale.ROOT, "latency     p50 %.1f ms, p95 %.1f ms per question%n",
                 r.latencyP50().toNanos() / 1e6, r.latencyP95().toNanos() / 1e6);
     }

@@ -19,8 +19,9 @@ import org.jspecify.annotations.Nullable;
  * @param cited            share of answerable questions answered with CITE
  * @param routed           share of answerable questions routed to a person
  * @param leftOutRouted    share of left-out questions routed to a person (the honest outcome)
- * @param leftOutCited     share of left-out questions answered with CITE (each one an answer the documents do not
- *                         hold)
+ * @param leftOutCited     share of left-out questions answered with CITE: an answer from documents that were not
+ *                         written to hold it (some of these cite lines that state the answer all the same; see
+ *                         {@link #leftOutCitedHit()})
  * @param latencyP50       median time to answer (nearest rank)
  * @param latencyP95       95th percentile
  * @param perQuestion      each question's outcome, in dataset order (immutable)
@@ -56,6 +57,25 @@ public record AnswerReport(int answerable, int leftOut, double answerHit, double
         Objects.requireNonNull(latencyP50, "latencyP50");
         Objects.requireNonNull(latencyP95, "latencyP95");
         perQuestion = List.copyOf(perQuestion);
+    }
+
+    /**
+     * The left-out questions that were cited from lines holding a known answer: another indexed document states the
+     * answer too (sets whose documents repeat facts, such as many passages on one subject, have such questions).
+     * These are part of {@link #leftOutCited()}; the rest of it are answers the index does not support.
+     *
+     * @return their share of the left-out questions; {@code NaN} when no question was left out
+     */
+    public double leftOutCitedHit() {
+        long left = 0;
+        long hits = 0;
+        for (Outcome o : perQuestion) {
+            if (!o.answerable()) {
+                left++;
+                hits += o.action() == Action.CITE && o.citedHit() ? 1 : 0;
+            }
+        }
+        return left == 0 ? Double.NaN : (double) hits / left;
     }
 
     @Override

@@ -72,7 +72,10 @@ final class QaDatasetTest {
                 new AnswerReport.Outcome("2", true, Action.CITE, true, false, 70, null, Duration.ofMillis(6)),
                 new AnswerReport.Outcome("3", true, Action.ROUTE, true, true, 20, "low", Duration.ofMillis(2)),
                 new AnswerReport.Outcome("4", false, Action.ROUTE, false, false, 0, "none", Duration.ofMillis(1)),
-                new AnswerReport.Outcome("5", false, Action.CITE, false, false, 65, null, Duration.ofMillis(9)));
+                new AnswerReport.Outcome("5", false, Action.CITE, false, false, 65, null, Duration.ofMillis(9)),
+                // left out, but another document states its answer: cited from lines that hold it
+                new AnswerReport.Outcome("6", false, Action.CITE, true, true, 75, null, Duration.ofMillis(3)),
+                new AnswerReport.Outcome("7", false, Action.ROUTE, false, true, 40, "low", Duration.ofMillis(7)));
 
         AnswerReport r = AnswerEvaluator.report(outcomes);
 
@@ -81,9 +84,11 @@ final class QaDatasetTest {
         assertThat(r.citedHit()).isEqualTo(1 / 3.0);              // nor a routed answer's lines
         assertThat(r.cited()).isEqualTo(2 / 3.0);
         assertThat(r.routed()).isEqualTo(1 / 3.0);
-        assertThat(r.leftOut()).isEqualTo(2);
+        assertThat(r.leftOut()).isEqualTo(4);
         assertThat(r.leftOutRouted()).isEqualTo(0.5);
         assertThat(r.leftOutCited()).isEqualTo(0.5);
+        assertThat(r.leftOutCitedHit()).isEqualTo(0.25);          // a routed question's lines do not count
+        assertThat(AnswerEvaluator.report(outcomes.subList(0, 3)).leftOutCitedHit()).isNaN();
         assertThat(r.latencyP50()).isEqualTo(Duration.ofMillis(4));
         assertThat(r.latencyP95()).isEqualTo(Duration.ofMillis(9));
     }
