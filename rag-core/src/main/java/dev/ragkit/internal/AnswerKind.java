@@ -17,7 +17,10 @@ public enum AnswerKind {
     TIME,
     /** "How many …", "How long …", "What is the population of …": a number, in digits or in words. */
     QUANTITY,
-    /** "Who …", "Whom …", "Whose …": a capitalised name that the question does not hold. */
+    /**
+     * "Who …", "Whom …", "Whose …", "What is the (first, last, full …) name of …": a capitalised name that the question
+     * does not hold.
+     */
     PERSON,
     /** Any other question. */
     ANY;
@@ -29,7 +32,8 @@ public enum AnswerKind {
             "^(how (many|much|big|large|long|tall|high|far|old|heavy|deep|wide|fast|often)|(what|which) (is|was|are"
             + "|were) the (population|number|size|height|length|area|age|amount|cost|price|percentage|distance|speed"
             + "|weight|temperature))\\b");
-    private static final Pattern PERSON_QUESTION = Pattern.compile("^(who|whom|whose)\\b");
+    private static final Pattern PERSON_QUESTION = Pattern.compile("^(who|whom|whose|(what|which)('s| is| was| are"
+            + "| were)? (the )?((first|last|full|given|maiden|real|birth|middle|stage) )?names?)\\b");
     private static final Pattern TIME_WORDS = Pattern.compile(
             "\\b(1[0-9]{3}|20[0-9]{2}|[0-9]{1,4}s|January|February|March|April|May|June|July|August|September"
             + "|October|November|December|century|centuries|BCE?|AD|CE)\\b");

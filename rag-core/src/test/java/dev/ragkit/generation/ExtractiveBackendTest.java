@@ -141,6 +141,24 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_questionAskingForAName_prefersTheSentenceThatNamesSomeoneTheQuestionDoesNot() {
+        // the first sentence holds three of the question's four words (sheriff, Dodge, shot), the second two (man,
+        // shot) and a name; "first name" only says what form the answer takes
+        ContextBlock a = block("dodge.md", "The sheriff of Dodge was shot at noon.\n\n"
+                + "The man who shot him was Walter Reed.");
+
+        String name = new ExtractiveBackend(1).chat(prompt(List.of(a),
+                "What is the first name of the man who shot the sheriff in Dodge?")).text();
+        String where = new ExtractiveBackend(1).chat(prompt(List.of(a),
+                "Where did the man who shot the sheriff in Dodge go?")).text();
+
+        assertThat(name.lines().skip(1)).containsExactly("- The man who shot him was Walter Reed. [SourceId: "
+                + a.sourceId() + "]");
+        assertThat(where.lines().skip(1)).containsExactly("- The sheriff of Dodge was shot at noon. [SourceId: "
+                + a.sourceId() + "]");
+    }
+
+    @Test
     void chat_sentenceHoldingTheKindAsked_isQuotedBesideTheQuestionsWords_thoughTheEmbedderFindsItFar() {
         // "The story opens in late 1967" shares no word with the question, and the toy embedder (a bag of words)
         // finds it the least similar sentence; the year in another document's passage stays out

@@ -17,8 +17,14 @@ final class AnswerKindTest {
         assertThat(AnswerKind.of("What is the population of Oslo?")).isEqualTo(AnswerKind.QUANTITY);
         assertThat(AnswerKind.of("Who was the first director of the CIA?")).isEqualTo(AnswerKind.PERSON);
         assertThat(AnswerKind.of("Whose portrait hangs in the hall?")).isEqualTo(AnswerKind.PERSON);
+        // a question asking for a name asks for a capitalised name too
+        assertThat(AnswerKind.of("What is the first name of the man who shot Tom?")).isEqualTo(AnswerKind.PERSON);
+        assertThat(AnswerKind.of("What's the full name of Rogers' company?")).isEqualTo(AnswerKind.PERSON);
+        assertThat(AnswerKind.of("What were the names of the victims?")).isEqualTo(AnswerKind.PERSON);
+        assertThat(AnswerKind.of("Which name did the band take?")).isEqualTo(AnswerKind.PERSON);
         // anything else, and words that only start like a question word
         assertThat(AnswerKind.of("What is a rift lake?")).isEqualTo(AnswerKind.ANY);
+        assertThat(AnswerKind.of("What is the namesake of the lake?")).isEqualTo(AnswerKind.ANY);
         assertThat(AnswerKind.of("Whenever the index changes, what happens?")).isEqualTo(AnswerKind.ANY);
         assertThat(AnswerKind.of("Wann wurde Berlin gegründet?")).isEqualTo(AnswerKind.ANY);
     }
