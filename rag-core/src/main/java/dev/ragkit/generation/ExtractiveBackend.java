@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * often answers without naming it again; not for a sheet's rows or a slide's paragraphs), or of the sentence after
  * it when that one opens with a personal pronoun (the sentence naming "he" answers "who"); ties go to the earlier
  * block. A sentence holding the kind of answer an English question asks for ({@link AnswerKind}: a time for "when", a
- * number for "how many", a name the question lacks for "who") is worth {@value #KIND} more.
+ * number for "how many", a name the question lacks for "who" or "what is the first name of") is worth {@value #KIND}
+ * more.
  *
  * <p>With an {@link Embedder} (a {@link dev.ragkit.RagPipeline} hands its own to an extractive backend built without
  * one, see {@link #quotingWith}) the model's view counts too: a sentence's worth is half its word worth and half where
