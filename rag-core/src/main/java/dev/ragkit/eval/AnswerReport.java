@@ -67,15 +67,9 @@ public record AnswerReport(int answerable, int leftOut, double answerHit, double
      * @return their share of the left-out questions; {@code NaN} when no question was left out
      */
     public double leftOutCitedHit() {
-        long left = 0;
-        long hits = 0;
-        for (Outcome o : perQuestion) {
-            if (!o.answerable()) {
-                left++;
-                hits += o.action() == Action.CITE && o.citedHit() ? 1 : 0;
-            }
-        }
-        return left == 0 ? Double.NaN : (double) hits / left;
+        long hits = perQuestion.stream().filter(o -> !o.answerable() && o.action() == Action.CITE && o.citedHit())
+                .count();
+        return leftOut == 0 ? Double.NaN : (double) hits / leftOut;
     }
 
     @Override
