@@ -343,10 +343,11 @@ final class ExtractiveBackendTest {
     void quoteSimilarity_ratesEachQuotedSentence_nearerForTheOneThatAnswers_onTheStatedOrAMeasuredScale() {
         ContextBlock a = block("keys.md", "API keys rotate every ninety days.\n\nThe cafeteria opens at eight.");
         ChatRequest p = prompt(List.of(a), "How often do API keys rotate?");
+        SimilarityScale stated = new SimilarityScale(0.29, 0.15);     // as measured for it on unrelated pairs
         ExtractiveBackend quoting = new ExtractiveBackend(3, new HashedBagOfWordsEmbedder("toy", 64) {
             @Override
             public SimilarityScale similarityScale() {
-                return new SimilarityScale(0.29, 0.15);       // as measured for it on unrelated pairs
+                return stated;
             }
         });
         String answer = quoting.chat(p).text() + "\n- The cafeteria opens at eight. [SourceId: " + a.sourceId() + "]";
@@ -360,7 +361,7 @@ final class ExtractiveBackendTest {
 
             @Override
             public SimilarityScale similarityScale() {
-                return new SimilarityScale(0.29, 0.15);
+                return stated;
             }
         };
 
@@ -382,8 +383,8 @@ final class ExtractiveBackendTest {
         List<Double> first = measuring.quoteSimilarity("How often do API keys rotate?", answer);
         List<Double> again = measuring.quoteSimilarity("How often do API keys rotate?", answer);
         assertThat(first).hasSameSizeAs(similarity).isEqualTo(again);
-        assertThat(first.get(0)).isCloseTo(measured.standardise(new SimilarityScale(0.29, 0.15).centre()
-                + similarity.get(0) * 0.15), org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(first.get(0)).isCloseTo(measured.standardise(stated.centre() + similarity.get(0) * stated.spread()),
+                org.assertj.core.data.Offset.offset(1e-9));
         assertThat(calls.get()).isEqualTo(2 + 2 * 2);          // the scale's two calls, then two per answer
         assertThat(new ExtractiveBackend(3, down).quoteSimilarity("How often do API keys rotate?", answer)).isEmpty();
         assertThat(quoting.quoteSimilarity("How often do API keys rotate?", "Keys rotate.")).isEmpty();
