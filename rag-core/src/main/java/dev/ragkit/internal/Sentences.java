@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * fences (a line ending in {@code ;}, <code>{</code> or <code>}</code>: on its own) and comment lines (joined with
  * comment lines only). The lines of a unit are read as one text, and {@link BreakIterator}'s sentence instance (English
  * rules) cuts it, except after an initial or a title before a capitalised word ({@code M.V. Hughes},
- * {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence too: a name is never cut), and reference marks after a
+ * {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence too: a name is never cut) or after a time of day
+ * before its zone or a bracket ({@code 4:05 p.m. UTC (9:05 a.m. PDT)}), and reference marks after a
  * full stop ({@code time.[1][2] It}, {@link ReferenceMarks}) end the sentence before them, and a "!" or "?" followed by
  * a word in lower case ends none ({@code the "Hey Ya!" video}). Stateless and thread-safe.
  */
@@ -46,6 +47,10 @@ public final class Sentences {
             "(?:^|[\\s(\\[\"'“‘./\\-–—])(?:\\p{Lu}\\.|Mr\\.|Mrs\\.|Ms\\.|Dr\\.|Prof\\.|St\\.|Sr\\.|Jr\\.|Gen\\.|"
             + "Col\\.|Capt\\.|Lt\\.|Sgt\\.|Maj\\.|Adm\\.|Brig\\.|Gov\\.|Rev\\.|Hon\\.|Mt\\.|Ft\\.|e\\.g\\.|i\\.e\\.|"
             + "cf\\.|c\\.|ca\\.|vs\\.|viz\\.)$");
+    /** A time of day: {@code 4:05 p.m.}, {@code 9 a.m.}. */
+    private static final Pattern TIME_OF_DAY = Pattern.compile("(?:^|[\\s\\h\\d])[aApP]\\.[mM]\\.$");
+    /** What follows a time of day inside a sentence: a time zone ({@code UTC}, {@code EDT}) or a bracket. */
+    private static final Pattern ZONE_OR_BRACKET = Pattern.compile("(?:\\p{Lu}{2,5}\\b|\\().*", Pattern.DOTALL);
     /** An exclamation or a question inside a sentence: {@code the "Hey Ya!" video}, {@code "Why?" he asked}. */
     private static final Pattern INNER_CRY = Pattern.compile("[!?][\"'”’)\\]]*$");
     private static final Pattern HEADING_TEXT = Pattern.compile("[\\p{Lu}\\p{N}][\\p{L}\\p{N} '&()-]*");
@@ -209,6 +214,11 @@ public final class Sentences {
             // Nor after an initial or a title before a name: "M.V. Hughes", "Dr. Jones", "(c. 1500".
             if (end < text.length() && NAME_PART.matcher(text.substring(start, end).stripTrailing()).find()
                     && startsName(text.codePointAt(end + countSpaces(text, end)))) {
+                continue;
+            }
+            // Nor after a time of day before its zone or a bracket: "4:05 p.m. UTC (9:05 a.m. PDT)".
+            if (end < text.length() && TIME_OF_DAY.matcher(text.substring(start, end).stripTrailing()).find()
+                    && ZONE_OR_BRACKET.matcher(text).region(end + countSpaces(text, end), text.length()).lookingAt()) {
                 continue;
             }
             // Nor after a "!" or "?" that the next word, in lower case, goes on from.

@@ -159,4 +159,13 @@ final class SentencesTest {
                 .containsExactly("A long-form \"The Way You Move/Hey Ya!\" video combines both clips.",
                         "\"Why not?\" she asked.", "It won!", "Critics agreed?", "Yes.");
     }
+
+    @Test
+    void of_aTimeOfDayBeforeItsZone_doesNotEndTheSentence() {
+        // the JDK's rules cut after "p.m." before a capital; the time's zone and its bracket belong to the sentence
+        assertThat(texts("It reached Oregon at 4:05\u00a0p.m. UTC (9:05 a.m. PDT), and ended at 2:44 P.M. EDT. "
+                + "Doors open at 9 a.m. The talk starts later.", null))
+                .containsExactly("It reached Oregon at 4:05\u00a0p.m. UTC (9:05 a.m. PDT), and ended at 2:44 P.M. EDT.",
+                        "Doors open at 9 a.m.", "The talk starts later.");
+    }
 }
