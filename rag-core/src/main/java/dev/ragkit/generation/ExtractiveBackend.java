@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * reply that is not a number (turn self-rating off with it).
  *
  * <p>Sentences are cut by {@link Sentences} (the JDK's {@link java.text.BreakIterator}, with headings, list items
- * and code lines kept apart, so a heading is never glued to the sentence after it). Headings are never quoted. A
+ * and code lines kept apart, so a heading is never glued to the sentence after it). Headings are never quoted, nor
+ * is a sentence that holds the whole question word for word (a FAQ's question, an example command that asks it). A
  * sentence is worth the share of the question's content words ({@link QueryTerms}) it holds, each word weighted by its
  * rarity among the context blocks ({@code ln((blocks + 1) / (blocks holding it + 0.5))}), and at least half the worth
  * of the sentence before it in its paragraph ({@link #CONTINUATION}: the sentence after the one naming the subject
@@ -91,6 +93,9 @@ public final class ExtractiveBackend implements LlmBackend {
      * 0.741 at 0.3, 0.747 / 0.738 at 0.5 (docs/design-notes.md, "The kind of answer a question asks for").
      */
     static final double KIND = 0.3;
+    /** The fewest words a question has for a sentence holding all of it to be taken for an echo of it. */
+    static final int ECHO_WORDS = 3;
+    private static final Pattern NOT_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
     /** The most sentences embedded for one answer: those of the first blocks, which the prompt ranks best. */
     static final int MAX_EMBEDDED = 64;
 
@@ -253,7 +258,8 @@ public final class ExtractiveBackend implements LlmBackend {
                 Sentences.Sentence s = sentences.get(i);
                 // without the question's words, only in running text: a sheet's rows and a slide's paragraphs stand
                 // alone, and look alike to a model ("South | 950" and "North | 1200")
-                if (!s.heading() && (worth[i] > 0 || embedder != null && !b.kind().linesAreUnits())) {
+                if (!s.heading() && (worth[i] > 0 || embedder != null && !b.kind().linesAreUnits())
+                        && !echoes(s.text(), question)) {
                     String text = display(s.text());
                     candidates.add(new Candidate(text, b, passage.sourceIds(s.start(), s.end()), candidates.size(),
                             worth[i], kind.heldBy(text, asked), words));
@@ -288,6 +294,25 @@ public final class ExtractiveBackend implements LlmBackend {
                     .append(" [SourceId: ").append(String.join(", ", c.sourceIds())).append(']');
         }
         return out.toString();
+    }
+
+    /**
+     * Whether a sentence holds the whole question, word for word (a FAQ's question line, an example that asks it):
+     * quoting the question back answers nothing. Only for a question (it ends in "?") of at least
+     * {@value #ECHO_WORDS} words; a search for words ("keys rotate weekly") is answered by a sentence that holds them.
+     *
+     * @param sentence a sentence of the context
+     * @param question the question as asked
+     */
+    static boolean echoes(String sentence, String question) {
+        String asked = plain(question);
+        return question.strip().endsWith("?") && asked.split(" ").length >= ECHO_WORDS
+                && (" " + plain(sentence) + " ").contains(" " + asked + " ");
+    }
+
+    /** The text's letters and digits in lower case, every run of anything else one space. */
+    private static String plain(String text) {
+        return NOT_WORD.matcher(text.toLowerCase(Locale.ROOT)).replaceAll(" ").strip();
     }
 
     /**

@@ -124,6 +124,23 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_aSentenceHoldingTheWholeQuestion_isNotQuoted() {
+        // a FAQ line and an example command ask the question itself; quoting them back answers nothing
+        ContextBlock faq = block("faq.md", "Q: How are tenants isolated? Read on.\n\n"
+                + "Tenants are isolated from each other on every read path.");
+        ContextBlock example = block("start.md", "bin/ragkit ask \"How are tenants isolated?\"\n\n"
+                + "A scope always carries a non-blank tenant.");
+
+        ChatResult r = new ExtractiveBackend().chat(prompt(List.of(example, faq), "How are tenants isolated?"));
+
+        assertThat(r.text()).contains("- Tenants are isolated from each other on every read path. [SourceId: "
+                + faq.sourceId() + "]").doesNotContain("Q: How").doesNotContain("bin/ragkit");
+        assertThat(ExtractiveBackend.echoes("Are tenants isolated, and how?", "How are tenants isolated?")).isFalse();
+        assertThat(ExtractiveBackend.echoes("Tenants are isolated.", "tenants are isolated")).isFalse();  // words
+        assertThat(ExtractiveBackend.echoes("What is it? Nobody knows.", "What is?")).isFalse();   // too short
+    }
+
+    @Test
     void chat_sentenceHoldingTheKindOfAnswerAsked_isPreferredToOneHoldingMoreOfTheQuestionsWords() {
         // the first sentence holds three of the question's four words, the second two and the year a "when" asks for
         ContextBlock a = block("geico.md", "Geico ads feature a gecko mascot voiced by an actor.\n\n"
