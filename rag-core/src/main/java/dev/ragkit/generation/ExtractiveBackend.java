@@ -70,6 +70,8 @@ public final class ExtractiveBackend implements LlmBackend {
     private static final Pattern CUT_MARKER = Pattern.compile("\\n\\[\\.\\.\\. cut here[^\\n]*$");
     private static final Pattern LIST_MARKER = Pattern.compile("^([-*+\u2022]|\\d{1,3}[.)])\\s+");
     private static final Pattern SPACE = Pattern.compile("\\s+");
+    /** A sentence opening with a word that refers back to the sentence before: quoted with that one. */
+    private static final Pattern REFERS_BACK = Pattern.compile("(He|She|It|They|His|Her|Its|Their|This|These|Those)\\b");
     /** A personal pronoun opening a sentence: its subject was named in the sentence before. */
     private static final Pattern PRONOUN = Pattern.compile("(He|She|His|Her|They|Their)\\b");
     /**
@@ -210,10 +212,14 @@ public final class ExtractiveBackend implements LlmBackend {
      * and whether a sentence of its passage holds the question's words.
      */
     private record Candidate(String text, Block block, List<String> sourceIds, int order, double worth,
-            boolean ofKind, boolean besideWords) {
+            boolean ofKind, boolean besideWords, @Nullable Lead lead) {
         Candidate withWorth(double newWorth) {
-            return new Candidate(text, block, sourceIds, order, newWorth, ofKind, besideWords);
+            return new Candidate(text, block, sourceIds, order, newWorth, ofKind, besideWords, lead);
         }
+    }
+
+    /** The sentence before a quoted one that refers back to it, quoted with it: its text and SourceIds. */
+    private record Lead(String text, List<String> sourceIds) {
     }
 
     /**
@@ -262,7 +268,7 @@ public final class ExtractiveBackend implements LlmBackend {
                         && !echoes(s.text(), question)) {
                     String text = display(s.text());
                     candidates.add(new Candidate(text, b, passage.sourceIds(s.start(), s.end()), candidates.size(),
-                            worth[i], kind.heldBy(text, asked), words));
+                            worth[i], kind.heldBy(text, asked), words, lead(passage, sentences, i, b)));
                 }
             }
         }
@@ -290,10 +296,32 @@ public final class ExtractiveBackend implements LlmBackend {
         chosen.sort(Comparator.comparingInt(Candidate::order));
         StringBuilder out = new StringBuilder(LABEL);
         for (Candidate c : chosen) {
-            out.append("\n- ").append(c.text()).append(c.block().place())
-                    .append(" [SourceId: ").append(String.join(", ", c.sourceIds())).append(']');
+            Lead lead = c.lead();
+            boolean quoted = lead != null && chosen.stream().anyMatch(o -> o.text().contains(lead.text()));
+            String text = lead == null || quoted ? c.text() : lead.text() + " " + c.text();
+            List<String> ids = new ArrayList<>(lead == null || quoted ? List.of() : lead.sourceIds());
+            c.sourceIds().stream().filter(id -> !ids.contains(id)).forEach(ids::add);
+            out.append("\n- ").append(text).append(c.block().place())
+                    .append(" [SourceId: ").append(String.join(", ", ids)).append(']');
         }
         return out.toString();
+    }
+
+    /**
+     * The sentence before sentence {@code i} of a passage when {@code i} opens by referring back to it ("She played
+     * Talisa.", "It was the first final since 2002."): quoted alone it would not say whom or what it is about. Only
+     * in running text, within a paragraph, never a heading.
+     */
+    private static @Nullable Lead lead(Passage passage, List<Sentences.Sentence> sentences, int i, Block block) {
+        Sentences.Sentence s = sentences.get(i);
+        if (i == 0 || block.kind().linesAreUnits() || !REFERS_BACK.matcher(s.text()).lookingAt()) {
+            return null;
+        }
+        Sentences.Sentence before = sentences.get(i - 1);
+        if (before.heading() || s.firstLine() > before.lastLine() + 1) {
+            return null;
+        }
+        return new Lead(display(before.text()), passage.sourceIds(before.start(), before.end()));
     }
 
     /**

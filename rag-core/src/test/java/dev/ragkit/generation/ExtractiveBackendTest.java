@@ -124,6 +124,25 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_aSentenceReferringBack_isQuotedWithTheSentenceBefore() {
+        // "She played Talisa" alone does not say who; the sentence before it names her
+        String text = "Oona Chaplin is a Spanish actress.\nShe played Talisa Maegyr in Game of Thrones.\n\n"
+                + "It premiered in 2011. Tickets sold out.";
+        ContextBlock bio = block("bio.md", text);
+
+        ChatResult r = new ExtractiveBackend(1).chat(prompt(List.of(bio), "Who played Talisa in Game of Thrones?"));
+
+        assertThat(r.text()).endsWith("\n- Oona Chaplin is a Spanish actress. She played Talisa Maegyr in Game of "
+                + "Thrones. [SourceId: " + bio.sourceId() + "]");
+        Citation cited = CitationExtractor.standard().extract(r.text(), List.of(bio)).citations().get(0);
+        assertThat(cited.startLine()).isEqualTo(1);
+        assertThat(cited.endLine()).isEqualTo(2);
+        // across a blank line nothing is brought along: "It premiered" opens its own paragraph
+        ChatResult premiere = new ExtractiveBackend(1).chat(prompt(List.of(bio), "When did it premiere in 2011?"));
+        assertThat(premiere.text()).endsWith("\n- It premiered in 2011. [SourceId: " + bio.sourceId() + "]");
+    }
+
+    @Test
     void chat_aSentenceHoldingTheWholeQuestion_isNotQuoted() {
         // a FAQ line and an example command ask the question itself; quoting them back answers nothing
         ContextBlock faq = block("faq.md", "Q: How are tenants isolated? Read on.\n\n"
