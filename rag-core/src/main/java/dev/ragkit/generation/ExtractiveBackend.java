@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
  * <p>Sentences are cut by {@link Sentences} (the JDK's {@link java.text.BreakIterator}, with headings, list items
  * and code lines kept apart, so a heading is never glued to the sentence after it). Headings are never quoted, nor
  * is a sentence that holds the whole question word for word (a FAQ's question, an example command that asks it). A
+ * quoted sentence that opens by referring back ("She played Talisa.", "It was the first final since 2002.") is quoted
+ * with the sentence before it in its paragraph, which says whom or what it is about. A
  * sentence is worth the share of the question's content words ({@link QueryTerms}) it holds, each word weighted by its
  * rarity among the context blocks ({@code ln((blocks + 1) / (blocks holding it + 0.5))}), and at least half the worth
  * of the sentence before it in its paragraph ({@link #CONTINUATION}: the sentence after the one naming the subject
