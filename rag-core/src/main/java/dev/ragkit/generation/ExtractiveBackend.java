@@ -72,7 +72,10 @@ public final class ExtractiveBackend implements LlmBackend {
     private static final Pattern CUT_MARKER = Pattern.compile("\\n\\[\\.\\.\\. cut here[^\\n]*$");
     private static final Pattern LIST_MARKER = Pattern.compile("^([-*+\u2022]|\\d{1,3}[.)])\\s+");
     private static final Pattern SPACE = Pattern.compile("\\s+");
-    /** A sentence opening with a word that refers back to the sentence before: quoted with that one. */
+    /**
+     * A sentence opening with a word that refers back to the sentence before (any of them, where {@link #PRONOUN}
+     * names a person only): quoted with that one.
+     */
     private static final Pattern REFERS_BACK = Pattern.compile("(He|She|It|They|His|Her|Its|Their|This|These|Those)\\b");
     /** A personal pronoun opening a sentence: its subject was named in the sentence before. */
     private static final Pattern PRONOUN = Pattern.compile("(He|She|His|Her|They|Their)\\b");
@@ -256,6 +259,7 @@ public final class ExtractiveBackend implements LlmBackend {
         }
         Map<String, Double> weights = QueryTerms.rarity(asked, blockTerms);
         AnswerKind kind = AnswerKind.of(question);
+        String echo = echo(question);
         List<Candidate> candidates = new ArrayList<>();
         for (Passage passage : passages(blocks)) {
             Block b = passage.blocks().get(0);
@@ -267,7 +271,7 @@ public final class ExtractiveBackend implements LlmBackend {
                 // without the question's words, only in running text: a sheet's rows and a slide's paragraphs stand
                 // alone, and look alike to a model ("South | 950" and "North | 1200")
                 if (!s.heading() && (worth[i] > 0 || embedder != null && !b.kind().linesAreUnits())
-                        && !echoes(s.text(), question)) {
+                        && !holds(s.text(), echo)) {
                     String text = display(s.text());
                     candidates.add(new Candidate(text, b, passage.sourceIds(s.start(), s.end()), candidates.size(),
                             worth[i], kind.heldBy(text, asked), words, lead(passage, sentences, i, b)));
@@ -335,9 +339,18 @@ public final class ExtractiveBackend implements LlmBackend {
      * @param question the question as asked
      */
     static boolean echoes(String sentence, String question) {
+        return holds(sentence, echo(question));
+    }
+
+    /** Whether the sentence holds the question as {@link #echo} gives it; never for {@code null}. */
+    private static boolean holds(String sentence, @Nullable String echo) {
+        return echo != null && (" " + plain(sentence) + " ").contains(echo);
+    }
+
+    /** The question as {@link #echoes} looks for it (" words "), or {@code null} when it is not one to look for. */
+    private static @Nullable String echo(String question) {
         String asked = plain(question);
-        return question.strip().endsWith("?") && asked.split(" ").length >= ECHO_WORDS
-                && (" " + plain(sentence) + " ").contains(" " + asked + " ");
+        return question.strip().endsWith("?") && asked.split(" ").length >= ECHO_WORDS ? " " + asked + " " : null;
     }
 
     /** The text's letters and digits in lower case, every run of anything else one space. */
