@@ -303,9 +303,9 @@ public final class ExtractiveBackend implements LlmBackend {
         StringBuilder out = new StringBuilder(LABEL);
         for (Candidate c : chosen) {
             Lead lead = c.lead();
-            boolean quoted = lead != null && chosen.stream().anyMatch(o -> o.text().contains(lead.text()));
-            String text = lead == null || quoted ? c.text() : lead.text() + " " + c.text();
-            List<String> ids = new ArrayList<>(lead == null || quoted ? List.of() : lead.sourceIds());
+            boolean led = lead != null && chosen.stream().noneMatch(o -> o.text().contains(lead.text()));
+            String text = led ? lead.text() + " " + c.text() : c.text();
+            List<String> ids = new ArrayList<>(led ? lead.sourceIds() : List.of());
             c.sourceIds().stream().filter(id -> !ids.contains(id)).forEach(ids::add);
             out.append("\n- ").append(text).append(c.block().place())
                     .append(" [SourceId: ").append(String.join(", ", ids)).append(']');
@@ -324,7 +324,7 @@ public final class ExtractiveBackend implements LlmBackend {
             return null;
         }
         Sentences.Sentence before = sentences.get(i - 1);
-        if (before.heading() || s.firstLine() > before.lastLine() + 1) {
+        if (before.heading() || !sameParagraph(before, s)) {
             return null;
         }
         return new Lead(display(before.text()), passage.sourceIds(before.start(), before.end()));
@@ -427,7 +427,7 @@ public final class ExtractiveBackend implements LlmBackend {
         double[] worth = own.clone();
         for (int i = 1; running && i < own.length; i++) {
             Sentences.Sentence s = sentences.get(i);
-            if (s.firstLine() <= sentences.get(i - 1).lastLine() + 1) {  // no blank line between them
+            if (sameParagraph(sentences.get(i - 1), s)) {
                 worth[i] = Math.max(worth[i], CONTINUATION * own[i - 1]);
                 if (PRONOUN.matcher(s.text()).lookingAt()) {
                     worth[i - 1] = Math.max(worth[i - 1], CONTINUATION * own[i]);
@@ -435,6 +435,11 @@ public final class ExtractiveBackend implements LlmBackend {
             }
         }
         return worth;
+    }
+
+    /** Whether two consecutive sentences stand in one paragraph: no blank line between them. */
+    private static boolean sameParagraph(Sentences.Sentence before, Sentences.Sentence after) {
+        return after.firstLine() <= before.lastLine() + 1;
     }
 
     /** The candidates, those holding an answer of the kind the question asks for worth {@value #KIND} more. */
