@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * and code lines kept apart, so a heading is never glued to the sentence after it). Headings are never quoted, nor
  * is a sentence that holds the whole question word for word (a FAQ's question, an example command that asks it). A
  * quoted sentence that opens by referring back ("She played Talisa.", "It was the first final since 2002.") is quoted
- * with the sentence before it in its paragraph, which says whom or what it is about. A
+ * with the sentence before it in its paragraph, which says whom or what it is about. A table's rows are quoted one by
+ * one, each with its table's header row (once per answer), and a row is worth the question's words it and its header
+ * hold: a whole table is never one sentence. A
  * sentence is worth the share of the question's content words ({@link QueryTerms}) it holds, each word weighted by its
  * rarity among the context blocks ({@code ln((blocks + 1) / (blocks holding it + 0.5))}), and at least half the worth
  * of the sentence before it in its paragraph ({@link #CONTINUATION}: the sentence after the one naming the subject
@@ -270,7 +273,7 @@ public final class ExtractiveBackend implements LlmBackend {
                 Sentences.Sentence s = sentences.get(i);
                 // without the question's words, only in running text: a sheet's rows and a slide's paragraphs stand
                 // alone, and look alike to a model ("South | 950" and "North | 1200")
-                if (!s.heading() && (worth[i] > 0 || embedder != null && !b.kind().linesAreUnits())
+                if (!s.heading() && (worth[i] > 0 || embedder != null && !b.kind().linesAreUnits() && !s.row())
                         && !holds(s.text(), echo)) {
                     String text = display(s.text());
                     candidates.add(new Candidate(text, b, passage.sourceIds(s.start(), s.end()), candidates.size(),
@@ -301,9 +304,11 @@ public final class ExtractiveBackend implements LlmBackend {
         }
         chosen.sort(Comparator.comparingInt(Candidate::order));
         StringBuilder out = new StringBuilder(LABEL);
+        Set<String> leads = new HashSet<>();
         for (Candidate c : chosen) {
             Lead lead = c.lead();
-            boolean led = lead != null && chosen.stream().noneMatch(o -> o.text().contains(lead.text()));
+            boolean led = lead != null && chosen.stream().noneMatch(o -> o.text().contains(lead.text()))
+                    && leads.add(lead.text());
             String text = led ? lead.text() + " " + c.text() : c.text();
             List<String> ids = new ArrayList<>(led ? lead.sourceIds() : List.of());
             c.sourceIds().stream().filter(id -> !ids.contains(id)).forEach(ids::add);
@@ -314,13 +319,17 @@ public final class ExtractiveBackend implements LlmBackend {
     }
 
     /**
-     * The sentence before sentence {@code i} of a passage when {@code i} opens by referring back to it ("She played
-     * Talisa.", "It was the first final since 2002."): quoted alone it would not say whom or what it is about. Only
-     * in running text, within a paragraph, never a heading.
+     * What sentence {@code i} of a passage is quoted with: a table row, its table's header row (the row alone does
+     * not say what its cells are); a sentence opening by referring back ("She played Talisa.", "It was the first final
+     * since 2002."), the sentence before it, only in running text, within a paragraph, never a heading.
      */
     private static @Nullable Lead lead(Passage passage, List<Sentences.Sentence> sentences, int i, Block block) {
         Sentences.Sentence s = sentences.get(i);
-        if (i == 0 || block.kind().linesAreUnits() || !REFERS_BACK.matcher(s.text()).lookingAt()) {
+        Sentences.Sentence header = s.header();
+        if (header != null) {
+            return new Lead(display(header.text()), passage.sourceIds(header.start(), header.end()));
+        }
+        if (i == 0 || s.row() || block.kind().linesAreUnits() || !REFERS_BACK.matcher(s.text()).lookingAt()) {
             return null;
         }
         Sentences.Sentence before = sentences.get(i - 1);
@@ -420,14 +429,15 @@ public final class ExtractiveBackend implements LlmBackend {
         double[] own = new double[sentences.size()];
         for (int i = 0; i < own.length; i++) {
             Sentences.Sentence s = sentences.get(i);
-            Set<String> terms = QueryTerms.of(s.text());
+            Set<String> terms = QueryTerms.of(s.read());
             terms.retainAll(asked);
             own[i] = s.heading() || terms.isEmpty() ? 0 : QueryTerms.coverage(weights, terms);
         }
         double[] worth = own.clone();
         for (int i = 1; running && i < own.length; i++) {
             Sentences.Sentence s = sentences.get(i);
-            if (sameParagraph(sentences.get(i - 1), s)) {
+            // a table's rows stand alone, like a sheet's
+            if (!s.row() && !sentences.get(i - 1).row() && sameParagraph(sentences.get(i - 1), s)) {
                 worth[i] = Math.max(worth[i], CONTINUATION * own[i - 1]);
                 if (PRONOUN.matcher(s.text()).lookingAt()) {
                     worth[i - 1] = Math.max(worth[i - 1], CONTINUATION * own[i]);

@@ -18,8 +18,10 @@ import org.jspecify.annotations.Nullable;
  * line of at most {@value #HEADING_WORDS} words of letters and digits that starts with a capital letter or a digit,
  * does not end like a sentence and stands alone or before a line that starts with a capital letter or digit — a
  * heading from Word, HTML or PDF), list items, fenced code lines (each line on its own), code lines outside
- * fences (a line ending in {@code ;}, <code>{</code> or <code>}</code>: on its own) and comment lines (joined with
- * comment lines only). The lines of a unit are read as one text, and {@link BreakIterator}'s sentence instance (English
+ * fences (a line ending in {@code ;}, <code>{</code> or <code>}</code>: on its own), comment lines (joined with
+ * comment lines only) and table rows (a markdown {@code | a | b |} line, or a line whose cells the document parsers
+ * joined with {@code " | "}: each row on its own, a markdown table's header row taken for a heading and named as
+ * {@link Sentence#header()} by the rows under it, its {@code |---|} line dropped). The lines of a unit are read as one text, and {@link BreakIterator}'s sentence instance (English
  * rules) cuts it, except after an initial or a title before a capitalised word ({@code M.V. Hughes},
  * {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence too: a name is never cut) or after a time of day
  * before its zone or a bracket ({@code 4:05 p.m. UTC (9:05 a.m. PDT)}), and reference marks after a
@@ -53,6 +55,14 @@ public final class Sentences {
     private static final Pattern ZONE_OR_BRACKET = Pattern.compile("(?:\\p{Lu}{2,5}\\b|\\().*", Pattern.DOTALL);
     /** An exclamation or a question inside a sentence: {@code the "Hey Ya!" video}, {@code "Why?" he asked}. */
     private static final Pattern INNER_CRY = Pattern.compile("[!?][\"'”’)\\]]*$");
+    /**
+     * A table row: a markdown {@code | a | b |} line, or cells a document parser joined with {@code " | "} (without
+     * a backtick, so that prose quoting {@code `grep a | wc`} stays prose).
+     */
+    private static final Pattern TABLE_ROW = Pattern.compile("\\s*\\|.*|(?!.*`).*\\S \\| \\S.*");
+    /** A markdown table's line under its header: {@code |---|:---:|}, {@code --- | ---}. */
+    private static final Pattern TABLE_RULE = Pattern.compile("\\s*\\|?\\s*:?-+:?\\s*(\\|\\s*:?-+:?\\s*)+\\|?\\s*"
+            + "|\\s*\\|\\s*:?-+:?\\s*\\|\\s*");
     private static final Pattern HEADING_TEXT = Pattern.compile("[\\p{Lu}\\p{N}][\\p{L}\\p{N} '&()-]*");
 
     private Sentences() {
@@ -66,13 +76,21 @@ public final class Sentences {
      * @param end       the character after its last one
      * @param firstLine the passage line (0-based) it starts on
      * @param lastLine  the passage line (0-based) it ends on
-     * @param heading   whether it is a heading rather than a sentence of text
+     * @param heading   whether it is a heading rather than a sentence of text (a table's header row is one)
+     * @param row       whether it is a table row (a unit of its own; cells apart, it holds no sentence)
+     * @param header    for a row of a markdown table, the table's header row in the same passage, else {@code null}
      */
-    public record Sentence(String text, int start, int end, int firstLine, int lastLine, boolean heading) {
+    public record Sentence(String text, int start, int end, int firstLine, int lastLine, boolean heading, boolean row,
+            @Nullable Sentence header) {
+
+        /** @return what the sentence says read as a whole: a table row's text under its header row's, else its text */
+        public String read() {
+            return header == null ? text : header.text() + "\n" + text;
+        }
     }
 
     /** What a line is, for deciding which lines may share a sentence. */
-    private enum Kind { BLANK, HEADING, PROSE, ITEM, COMMENT, CODE, FENCE, RULE }
+    private enum Kind { BLANK, HEADING, PROSE, ITEM, COMMENT, CODE, FENCE, RULE, ROW, HEADER_ROW }
 
     /**
      * @param passage the text, lines separated by {@code \n}
@@ -96,10 +114,21 @@ public final class Sentences {
         List<int[]> lines = lines(passage);
         Kind[] kinds = classify(passage, lines, lastPart(section));
         List<Sentence> out = new ArrayList<>();
+        Sentence header = null;
         int i = 0;
         while (i < lines.size()) {
             Kind kind = kinds[i];
+            if (kind != Kind.ROW && kind != Kind.RULE) {
+                header = null;                                 // a table ends at the first line that is not a row
+            }
             if (kind == Kind.BLANK || kind == Kind.RULE || kind == Kind.FENCE) {
+                i++;
+                continue;
+            }
+            if (kind == Kind.ROW || kind == Kind.HEADER_ROW) {
+                Sentence row = add(out, passage, lines, lines.get(i)[0], lines.get(i)[1], kind == Kind.HEADER_ROW,
+                        true, header);
+                header = kind == Kind.HEADER_ROW ? row : header;
                 i++;
                 continue;
             }
@@ -113,7 +142,7 @@ public final class Sentences {
             int from = lines.get(i)[0];
             int to = lines.get(j - 1)[1];
             if (kind == Kind.HEADING || kind == Kind.CODE) {
-                add(out, passage, lines, from, to, kind == Kind.HEADING);
+                add(out, passage, lines, from, to, kind == Kind.HEADING, false, null);
             } else {
                 split(out, passage, lines, from, to);
             }
@@ -149,10 +178,12 @@ public final class Sentences {
                 kinds[i] = Kind.BLANK;
             } else if (t.startsWith("#") && t.matches("#{1,6}(\\s.*)?")) {
                 kinds[i] = Kind.HEADING;
-            } else if (RULE.matcher(line).matches()) {
+            } else if (RULE.matcher(line).matches() || TABLE_RULE.matcher(line).matches()) {
                 kinds[i] = Kind.RULE;
             } else if (i == 0 && sectionTitle != null && t.equalsIgnoreCase(sectionTitle)) {
                 kinds[i] = Kind.HEADING;
+            } else if (TABLE_ROW.matcher(line).matches()) {
+                kinds[i] = Kind.ROW;
             } else if (COMMENT.matcher(line).matches()) {
                 kinds[i] = Kind.COMMENT;
             } else if (LIST_ITEM.matcher(line).matches()) {
@@ -167,6 +198,9 @@ public final class Sentences {
         for (int i = 0; i < kinds.length; i++) {
             if (kinds[i] == Kind.PROSE && plainHeading(passage, lines, kinds, i)) {
                 kinds[i] = Kind.HEADING;
+            } else if (kinds[i] == Kind.ROW && i + 1 < kinds.length && kinds[i + 1] == Kind.RULE
+                    && TABLE_RULE.matcher(passage.substring(lines.get(i + 1)[0], lines.get(i + 1)[1])).matches()) {
+                kinds[i] = Kind.HEADER_ROW;
             }
         }
         return kinds;
@@ -226,7 +260,7 @@ public final class Sentences {
                     && Character.isLowerCase(text.codePointAt(end + countSpaces(text, end)))) {
                 continue;
             }
-            add(out, passage, lines, from + start, from + end, false);
+            add(out, passage, lines, from + start, from + end, false, false, null);
             start = end;
         }
     }
@@ -243,18 +277,22 @@ public final class Sentences {
         return n;
     }
 
-    private static void add(List<Sentence> out, String passage, List<int[]> lines, int from, int to,
-            boolean heading) {
+    /** Adds the trimmed characters [from, to) as a sentence, unless blank; returns it, or {@code null}. */
+    private static @Nullable Sentence add(List<Sentence> out, String passage, List<int[]> lines, int from, int to,
+            boolean heading, boolean row, @Nullable Sentence header) {
         while (from < to && Character.isWhitespace(passage.charAt(from))) {
             from++;
         }
         while (to > from && Character.isWhitespace(passage.charAt(to - 1))) {
             to--;
         }
-        if (from < to) {
-            out.add(new Sentence(passage.substring(from, to), from, to, lineOf(lines, from), lineOf(lines, to - 1),
-                    heading));
+        if (from >= to) {
+            return null;
         }
+        Sentence s = new Sentence(passage.substring(from, to), from, to, lineOf(lines, from), lineOf(lines, to - 1),
+                heading, row, header);
+        out.add(s);
+        return s;
     }
 
     private static int lineOf(List<int[]> lines, int offset) {

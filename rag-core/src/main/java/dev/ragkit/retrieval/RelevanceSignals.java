@@ -37,7 +37,7 @@ public final class RelevanceSignals {
             Set<String> all = new HashSet<>();
             for (Sentences.Sentence s : Sentences.of(hit.chunk().text(), hit.chunk().section(),
                     PageKind.of(hit.document()).linesAreUnits())) {
-                Set<String> t = QueryTerms.of(s.text());
+                Set<String> t = QueryTerms.of(s.read());
                 t.retainAll(terms);
                 perSentence.add(t);
                 all.addAll(t);
@@ -62,7 +62,8 @@ public final class RelevanceSignals {
      * <ol>
      *   <li>{@code z}: the cosine similarity on the embedder's {@link SimilarityScale} (0 without one);</li>
      *   <li>{@code coverage}: the share of the question's weight that the hit's best sentence ({@link Sentences})
-     *       holds — the question's content words, each weighted by its rarity among the hits,
+     *       holds (a table row read under its header row) — the question's content words, each weighted by its rarity
+     *       among the hits,
      *       {@code ln((hits + 1) / (hits containing it + 0.5))};</li>
      *   <li>{@code keyword}: the BM25 score over the best BM25 score among the hits (0 without one).</li>
      * </ol>

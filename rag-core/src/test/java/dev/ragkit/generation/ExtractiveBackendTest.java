@@ -143,6 +143,26 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_aTableRow_isQuotedAloneUnderItsHeader() {
+        // read as one "sentence", the whole table held most of the question's words and was quoted whole
+        String text = "Each client has its own limits.\n\n| option | default | setting |\n|---|---|---|\n"
+                + "| connect timeout | 5 s | `connect-timeout-seconds` |\n| read timeout | 30 s | `timeout-seconds` |\n"
+                + "| keep alive | server default | `keep-alive` |\n| base URL | `http://localhost:11434` | `base-url` |";
+        ContextBlock config = block("configuration.md", text);
+
+        ChatResult r = new ExtractiveBackend(1).chat(prompt(List.of(config), "What is the default read timeout?"));
+
+        assertThat(r.text()).endsWith("\n- | option | default | setting | | read timeout | 30 s | `timeout-seconds` | "
+                + "[SourceId: " + config.sourceId() + "]");
+        Citation cited = CitationExtractor.standard().extract(r.text(), List.of(config)).citations().get(0);
+        assertThat(cited.startLine()).isEqualTo(cited.endLine()).isEqualTo(6);   // the row's own line (1-based)
+        // two rows of one table: the header once, before the first
+        String two = new ExtractiveBackend(2).chat(prompt(List.of(config), "What is the default read timeout?")).text();
+        assertThat(two).contains("| connect timeout |", "| read timeout |").doesNotContain("keep alive", "base URL");
+        assertThat(two.split("\\| option \\|", -1)).hasSize(2);
+    }
+
+    @Test
     void chat_aSentenceHoldingTheWholeQuestion_isNotQuoted() {
         // a FAQ line and an example command ask the question itself; quoting them back answers nothing
         ContextBlock faq = block("faq.md", "Q: How are tenants isolated? Read on.\n\n"

@@ -30,7 +30,9 @@ final class SentencesTest {
     void of_rowsOfASheet_areEachAUnitOfTheirOwn() {
         String sheet = "Region | Q3\nRegion: North | Q3: 1200\nRegion: South | Q3: 950\nRegion: East | Q3: 700";
 
-        assertThat(Sentences.of(sheet, "Q3")).hasSize(1);          // read as prose: one "sentence" of four rows
+        // the " | " a parser joins cells with makes each line a table row, read as prose too
+        assertThat(Sentences.of(sheet, "Q3")).extracting(Sentences.Sentence::row).containsExactly(true, true, true,
+                true);
         List<Sentences.Sentence> rows = Sentences.of(sheet, "Q3", true);
         assertThat(rows).extracting(Sentences.Sentence::text).containsExactly("Region | Q3",
                 "Region: North | Q3: 1200", "Region: South | Q3: 950", "Region: East | Q3: 700");
@@ -167,5 +169,38 @@ final class SentencesTest {
                 + "Doors open at 9 a.m. The talk starts later.", null))
                 .containsExactly("It reached Oregon at 4:05\u00a0p.m. UTC (9:05 a.m. PDT), and ended at 2:44 P.M. EDT.",
                         "Doors open at 9 a.m.", "The talk starts later.");
+    }
+
+    @Test
+    void of_aMarkdownTable_isCutIntoRowsThatNameTheirHeader() {
+        String passage = "Timeouts are set per client.\n\n| option | default |\n|---|:---:|\n| `readTimeout` | 30 s |\n"
+                + "| `connectTimeout` | 5 s |\nA closing line.\n\n| a | b |\n| c | d |";
+
+        List<Sentences.Sentence> all = Sentences.of(passage, null);
+
+        assertThat(all).extracting(Sentences.Sentence::text).containsExactly("Timeouts are set per client.",
+                "| option | default |", "| `readTimeout` | 30 s |", "| `connectTimeout` | 5 s |", "A closing line.",
+                "| a | b |", "| c | d |");
+        Sentences.Sentence header = all.get(1);
+        assertThat(header.heading()).isTrue();
+        assertThat(header.row()).isTrue();
+        assertThat(all.get(2).header()).isSameAs(header);
+        assertThat(all.get(3).header()).isSameAs(header);
+        assertThat(all.get(3).read()).isEqualTo("| option | default |\n| `connectTimeout` | 5 s |");
+        assertThat(all.get(3).firstLine()).isEqualTo(5);
+        assertThat(all.get(4).row()).isFalse();
+        // a table without a |---| line has no header row: none of its rows is taken for one
+        assertThat(all.subList(5, 7)).allMatch(s -> s.row() && !s.heading() && s.header() == null);
+        assertThat(all.get(5).read()).isEqualTo("| a | b |");
+    }
+
+    @Test
+    void of_cellsAParserJoined_areRowsButProseQuotingAPipeIsNot() {
+        String word = "Limits\n\nName | Value\nTimeout | 30 s\nRetries | 3";
+        String prose = "Count them with `grep x | wc -l` on each\nfile of the folder.";
+
+        assertThat(Sentences.of(word, null)).extracting(Sentences.Sentence::text).containsExactly("Limits",
+                "Name | Value", "Timeout | 30 s", "Retries | 3");
+        assertThat(texts(prose, null)).containsExactly("Count them with `grep x | wc -l` on each file of the folder.");
     }
 }
