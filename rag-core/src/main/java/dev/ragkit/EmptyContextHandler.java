@@ -32,6 +32,16 @@ final class EmptyContextHandler {
         this.citations = citations;
     }
 
+    /** @return whether a question without context is handed to a person ({@code ROUTE_TO_HUMAN}, the default) */
+    boolean routes() {
+        return policy == EmptyContextPolicy.ROUTE_TO_HUMAN;
+    }
+
+    /** The route of a request without context: to the administrator, for {@code reason}. */
+    private Routing routed(String reason) {
+        return new Routing(Action.ROUTE, router.toAdministrator(reason));
+    }
+
     /**
      * @param asked           the question as it will be answered
      * @param reason          why there is no context: nothing found, nothing that supports the question (with the
@@ -50,9 +60,8 @@ final class EmptyContextHandler {
                         new Routing(Action.DECLINE, null), reason, droppedByBudget), reason, droppedByBudget);
             case ROUTE_TO_HUMAN:
             default:
-                return Plan.fixed(asked, fixed(x, asked, RagPipeline.NOT_ENOUGH_INFORMATION_ROUTED,
-                        new Routing(Action.ROUTE, router.toAdministrator(reason)), reason, droppedByBudget), reason,
-                        droppedByBudget);
+                return Plan.fixed(asked, fixed(x, asked, RagPipeline.NOT_ENOUGH_INFORMATION_ROUTED, routed(reason),
+                        reason, droppedByBudget), reason, droppedByBudget);
         }
     }
 
@@ -61,7 +70,7 @@ final class EmptyContextHandler {
         String reason = Objects.requireNonNull(plan.emptyContextReason(), "reason");
         return ResponseBuilder.of(x, asked).answered(plan.requirePrompt(), result)
                 .confidence(ConfidenceScore.zero(reason + "; answered without documents"))
-                .routing(new Routing(Action.ROUTE, router.toAdministrator(reason)))
+                .routing(routed(reason))
                 .unknownSourceIds(citations.extract(result.text(), List.of()).unknownSourceIds())
                 .flag(ResponseFlag.ANSWERED_WITHOUT_CONTEXT)
                 .droppedByBudget(plan.droppedByBudget())

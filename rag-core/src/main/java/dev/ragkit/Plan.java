@@ -18,9 +18,11 @@ import org.jspecify.annotations.Nullable;
  * @param emptyContextReason why there is no context (a fixed answer, or a prompt without documents), else
  *                           {@code null}
  * @param droppedByBudget    blocks that were found but did not fit the budget at all (reported with the answer)
+ * @param belowBar           for a second look (passages under the relevance bar, for an answer that checks its own
+ *                           quotes), why the first retrieval did not support the question, else {@code null}
  */
 record Plan(Asked asked, @Nullable RagResponse fixed, @Nullable Prompt prompt, @Nullable ChatRequest chat,
-        @Nullable String emptyContextReason, List<ContextBlock> droppedByBudget) {
+        @Nullable String emptyContextReason, List<ContextBlock> droppedByBudget, @Nullable String belowBar) {
 
     Plan {
         Objects.requireNonNull(asked, "asked");
@@ -34,16 +36,21 @@ record Plan(Asked asked, @Nullable RagResponse fixed, @Nullable Prompt prompt, @
     }
 
     static Plan fixed(Asked asked, RagResponse response, String reason, List<ContextBlock> droppedByBudget) {
-        return new Plan(asked, response, null, null, reason, droppedByBudget);
+        return new Plan(asked, response, null, null, reason, droppedByBudget, null);
     }
 
     static Plan grounded(Asked asked, Prompt prompt, ChatRequest chat) {
-        return new Plan(asked, null, prompt, chat, null, List.of());
+        return new Plan(asked, null, prompt, chat, null, List.of(), null);
+    }
+
+    /** A second look: passages under the relevance bar, {@code belowBar} saying why none reached it. */
+    static Plan secondLook(Asked asked, Prompt prompt, ChatRequest chat, String belowBar) {
+        return new Plan(asked, null, prompt, chat, null, List.of(), Objects.requireNonNull(belowBar, "belowBar"));
     }
 
     static Plan withoutContext(Asked asked, Prompt prompt, ChatRequest chat, String reason,
             List<ContextBlock> droppedByBudget) {
-        return new Plan(asked, null, prompt, chat, reason, droppedByBudget);
+        return new Plan(asked, null, prompt, chat, reason, droppedByBudget, null);
     }
 
     boolean isFixed() {

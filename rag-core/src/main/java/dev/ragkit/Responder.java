@@ -6,6 +6,7 @@ import dev.ragkit.generation.ChatResult;
 import dev.ragkit.generation.LlmBackend;
 import dev.ragkit.generation.ExtractiveBackend;
 import dev.ragkit.generation.ExtractiveFallbackBackend;
+import dev.ragkit.grounding.Action;
 import dev.ragkit.grounding.Citation;
 import dev.ragkit.grounding.CitationExtractor;
 import dev.ragkit.grounding.Citations;
@@ -61,12 +62,21 @@ final class Responder {
         Asked asked = extractive ? plan.asked().answeredBy(ExtractiveBackend.MODEL) : plan.asked();
         x.events.generated(result);
         RagResponse response = plan.withoutContext() ? emptyContext.answered(x, plan, asked, result)
-                : ground(x, asked, plan.requirePrompt(), result);
+                : ground(x, asked, plan.requirePrompt(), result, plan.belowBar());
+        String belowBar = plan.belowBar();
+        if (belowBar != null && response.action() != Action.CITE) {
+            // a second look that is not confident changes nothing: the question is routed as one without context
+            return emptyContext.plan(x, plan.asked(), belowBar, List.of()).requireFixed();
+        }
         return extractive ? ResponseBuilder.withFlag(response, ResponseFlag.EXTRACTIVE_ANSWER) : response;
     }
 
-    /** Cite → self-rate → score → route, on the model's whole answer to {@code prompt}. */
-    RagResponse ground(Exchange x, Asked asked, Prompt prompt, ChatResult result) {
+    /**
+     * Cite → self-rate → score → route, on the model's whole answer to {@code prompt}; for an answer from a
+     * second look, {@code belowBar} says why no passage reached the relevance bar (its confidence's explanation says
+     * so).
+     */
+    RagResponse ground(Exchange x, Asked asked, Prompt prompt, ChatResult result, @Nullable String belowBar) {
         String answer = result.text();
         List<ContextBlock> used = prompt.blocks();
         Citations found = x.time("grounding", () -> citations.extract(answer, used));
@@ -90,6 +100,10 @@ final class Responder {
             } else if (quoted) {
                 confidence = new ConfidenceScore(confidence.overall(), confidence.retrieval(), confidence.coverage(),
                         null, confidence.explanation() + " (no self-rating: the answer is quoted)");
+            }
+            if (belowBar != null) {
+                confidence = new ConfidenceScore(confidence.overall(), confidence.retrieval(), confidence.coverage(),
+                        confidence.selfRating(), confidence.explanation() + "; a second look: " + belowBar);
             }
             Routing routing = router.route(x.request.scope().tenant(), confidence.overall(), used);
             return r.citations(found.citations()).unknownSourceIds(found.unknownSourceIds()).confidence(confidence)

@@ -114,6 +114,11 @@ final class AnswerabilityTest {
 
     private List<RagResponse> ask(Embedder embedder, RelevanceModel model, List<String> questions,
             List<AuditRecord> audit) throws IOException {
+        return ask(embedder, model, EmptyContextPolicy.ROUTE_TO_HUMAN, questions, audit);
+    }
+
+    private List<RagResponse> ask(Embedder embedder, RelevanceModel model, EmptyContextPolicy policy,
+            List<String> questions, List<AuditRecord> audit) throws IOException {
         for (Map.Entry<String, String> d : DOCUMENTS.entrySet()) {
             Files.writeString(root.resolve(d.getKey()), d.getValue());
         }
@@ -121,7 +126,7 @@ final class AnswerabilityTest {
         Indexer.builder().store(store).embedder(embedder).tenant("acme").build().index(root);
         RagPipeline.Builder builder = RagPipeline.builder().store(store).embedder(embedder)
                 .backend(new ExtractiveBackend()).model(ExtractiveBackend.MODEL).selfRating(false)
-                .auditSink(audit::add);
+                .auditSink(audit::add).emptyContextPolicy(policy);
         if (model != null) {
             builder.relevanceModel(model);
         }
@@ -157,20 +162,62 @@ final class AnswerabilityTest {
                 assertThat(r.confidence().explanation()).contains("being the similarity of the")
                         .doesNotContain("similarity to the question unknown");
             });
-            assertThat(routed).as(embedder.name()).extracting(RagResponse::action).containsOnly(Action.ROUTE);
+            // a toy model sees words, not meaning: to it "worked every night" in a question about the Sistine Chapel is
+            // near "The database is backed up every night", and on a stated scale a second look (Planner) cites it; on
+            // real models a second look cited 2 of about 1,000 left-out questions (docs/design-notes.md, "A second
+            // look"). A left-out question is cited by nothing else.
+            assertThat(routed).as(embedder.name()).filteredOn(r -> r.action() == Action.CITE)
+                    .hasSizeLessThanOrEqualTo(embedder instanceof Stated ? 1 : 0)
+                    .allSatisfy(r -> assertThat(r.confidence().explanation()).contains("; a second look: "));
+            routed = routed.stream().filter(r -> r.action() == Action.ROUTE).toList();
             // most are stopped before any answer, saying which of their words no passage mentions, in the response
             // and the audit record; a question whose words all occur somewhere is answered, then routed for its
             // low confidence
             List<RagResponse> unsupported = routed.stream()
                     .filter(r -> r.answer().equals(RagPipeline.NOT_ENOUGH_INFORMATION_ROUTED)).toList();
-            assertThat(unsupported).as(embedder.name()).hasSizeGreaterThanOrEqualTo(NOT_IN_THE_INDEX.size() - 1)
+            assertThat(unsupported).as(embedder.name()).hasSizeGreaterThanOrEqualTo(routed.size() - 1)
                     .allSatisfy(r -> {
                         assertThat(r.citations()).isEmpty();
                         assertThat(r.routeTo().reason()).contains("below the 0.30 required", "does not mention");
                     });
             assertThat(audit.subList(ANSWERABLE.size(), audit.size())).extracting(AuditRecord::reason)
-                    .filteredOn(reason -> reason.contains("does not mention")).hasSize(unsupported.size());
+                    .filteredOn(reason -> reason != null && reason.contains("does not mention"))
+                    .hasSize(unsupported.size());
         }
+    }
+
+    @Test
+    void ask_nothingReachesTheBar_aSecondLookCitesConfidentQuotesAndRoutesTheRestAsBefore() throws IOException {
+        // every passage under the bar of 0.30, above the second look's 0.16: the quotes' own check decides
+        RelevanceModel under = (query, hits, options) -> hits.stream().mapToDouble(h -> 0.25).toArray();
+        List<AuditRecord> audit = new ArrayList<>();
+
+        List<RagResponse> answered = ask(new Stated(), under, ANSWERABLE, audit);
+        List<RagResponse> routed = ask(new Stated(), under, NOT_IN_THE_INDEX, audit);
+
+        assertThat(answered).filteredOn(r -> r.action() == Action.CITE).hasSizeGreaterThanOrEqualTo(
+                ANSWERABLE.size() - 1).allSatisfy(r -> {
+                    assertThat(r.citations()).isNotEmpty();
+                    assertThat(r.confidence().explanation()).contains("; a second look: The best passage found has "
+                            + "relevance 0.25, below the 0.30 required");
+                });
+        // an answer the check is not confident in changes nothing: routed as without the second look, for the reason
+        // the first retrieval gave, with no draft and no citation (the toy model's one left-out question it is
+        // confident in: see the test above)
+        assertThat(routed).filteredOn(r -> r.action() == Action.ROUTE).hasSize(NOT_IN_THE_INDEX.size() - 1)
+                .allSatisfy(r -> {
+                    assertThat(r.answer()).isEqualTo(RagPipeline.NOT_ENOUGH_INFORMATION_ROUTED);
+                    assertThat(r.citations()).isEmpty();
+                    assertThat(r.routeTo().reason()).contains("relevance 0.25, below the 0.30 required");
+                });
+        // no second look under its floor, on a scale measured rather than stated, or when the policy declines
+        RelevanceModel lower = (query, hits, options) -> hits.stream().mapToDouble(h -> 0.15).toArray();
+        assertThat(ask(new Stated(), lower, ANSWERABLE, audit)).extracting(RagResponse::answer)
+                .containsOnly(RagPipeline.NOT_ENOUGH_INFORMATION_ROUTED);
+        assertThat(ask(new Plain("plain"), under, ANSWERABLE, audit)).extracting(RagResponse::answer)
+                .containsOnly(RagPipeline.NOT_ENOUGH_INFORMATION_ROUTED);
+        assertThat(ask(new Stated(), under, EmptyContextPolicy.DECLINE, ANSWERABLE, audit))
+                .extracting(RagResponse::action).containsOnly(Action.DECLINE);
     }
 
     @Test

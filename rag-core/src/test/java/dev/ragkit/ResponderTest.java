@@ -54,7 +54,7 @@ final class ResponderTest {
         RecordingBackend backend = RecordingBackend.answering(r -> "unused", "95");
         Exchange x = exchange(QUESTION);
 
-        RagResponse r = grounding(backend, true).ground(x, ASKED, prompt, answer(cited(), FinishReason.STOP));
+        RagResponse r = grounding(backend, true).ground(x, ASKED, prompt, answer(cited(), FinishReason.STOP), null);
 
         assertThat(r.citations()).singleElement().satisfies(c -> {
             assertThat(c.sourceId()).isEqualTo(keys.sourceId());
@@ -73,7 +73,7 @@ final class ResponderTest {
         RecordingBackend backend = RecordingBackend.answering(r -> "unused", "5");
 
         RagResponse r = grounding(backend, true).ground(exchange(QUESTION), ASKED, prompt,
-                answer("Bananas are yellow.", FinishReason.STOP));
+                answer("Bananas are yellow.", FinishReason.STOP), null);
 
         assertThat(r.grounded()).isFalse();
         assertThat(r.action()).isEqualTo(Action.ROUTE);
@@ -86,7 +86,7 @@ final class ResponderTest {
         RecordingBackend backend = RecordingBackend.answering(r -> "unused", "95");
         Exchange x = exchange(QUESTION);
 
-        RagResponse r = grounding(backend, false).ground(x, ASKED, prompt, answer(cited(), FinishReason.STOP));
+        RagResponse r = grounding(backend, false).ground(x, ASKED, prompt, answer(cited(), FinishReason.STOP), null);
 
         assertThat(backend.requests).isEmpty();
         assertThat(r.flags()).doesNotContain(ResponseFlag.SELF_RATING_UNAVAILABLE);
@@ -98,7 +98,8 @@ final class ResponderTest {
     void ground_ratingReplyNotANumber_flagsUnavailableAndSaysWhy() {
         RecordingBackend backend = RecordingBackend.answering(r -> "unused", "I think it is good");
 
-        RagResponse r = grounding(backend, true).ground(exchange(QUESTION), ASKED, prompt, answer(cited(), FinishReason.STOP));
+        RagResponse r = grounding(backend, true).ground(exchange(QUESTION), ASKED, prompt,
+                answer(cited(), FinishReason.STOP), null);
 
         assertThat(r.flags()).contains(ResponseFlag.SELF_RATING_UNAVAILABLE);
         assertThat(r.confidence().selfRating()).isNull();
@@ -111,7 +112,8 @@ final class ResponderTest {
             throw new LlmUnavailableException("Ollama went away");
         });
 
-        RagResponse r = grounding(backend, true).ground(exchange(QUESTION), ASKED, prompt, answer(cited(), FinishReason.STOP));
+        RagResponse r = grounding(backend, true).ground(exchange(QUESTION), ASKED, prompt,
+                answer(cited(), FinishReason.STOP), null);
 
         assertThat(r.answer()).isEqualTo(cited());
         assertThat(r.flags()).contains(ResponseFlag.SELF_RATING_UNAVAILABLE);
@@ -122,7 +124,8 @@ final class ResponderTest {
     void ground_answerStoppedAtTheLimit_isFlaggedCutOff() {
         RecordingBackend backend = RecordingBackend.answering(r -> "unused", "90");
 
-        RagResponse r = grounding(backend, true).ground(exchange(QUESTION), ASKED, prompt, answer(cited(), FinishReason.LENGTH));
+        RagResponse r = grounding(backend, true).ground(exchange(QUESTION), ASKED, prompt,
+                answer(cited(), FinishReason.LENGTH), null);
 
         assertThat(r.flags()).contains(ResponseFlag.ANSWER_CUT_OFF);
     }
@@ -131,7 +134,7 @@ final class ResponderTest {
     void ground_ratingCall_isShortDeterministicAndSizedForThePrompt() {
         RecordingBackend backend = RecordingBackend.answering(r -> "unused", "90");
 
-        grounding(backend, true).ground(exchange(QUESTION), ASKED, prompt, answer(cited(), FinishReason.STOP));
+        grounding(backend, true).ground(exchange(QUESTION), ASKED, prompt, answer(cited(), FinishReason.STOP), null);
 
         assertThat(backend.requests).singleElement().satisfies(q -> {
             assertThat(q.temperature()).isZero();

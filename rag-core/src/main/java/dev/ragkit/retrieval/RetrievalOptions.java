@@ -472,6 +472,22 @@ public final class RetrievalOptions {
          * @return these overrides with {@code filter} as well (ANDed with a filter they hold already)
          */
         public Overrides withMetadataFilter(MetadataFilter filter) {
+            OverridesBuilder b = copy();
+            b.metadataFilter = metadataFilter == null ? Objects.requireNonNull(filter, "filter")
+                    : MetadataFilter.and(metadataFilter, filter);
+            return new Overrides(b);
+        }
+
+        /**
+         * @param minRelevance the lowest calibrated relevance a chunk may have, in [0, 1]
+         * @return these overrides with {@code minRelevance} in place of theirs
+         */
+        public Overrides withMinRelevance(double minRelevance) {
+            return copy().minRelevance(minRelevance).build();
+        }
+
+        /** @return a builder holding these overrides */
+        private OverridesBuilder copy() {
             OverridesBuilder b = builder();
             b.granularity = granularity;
             b.topK = topK;
@@ -481,9 +497,8 @@ public final class RetrievalOptions {
             b.hybrid = hybrid;
             b.docTypes = docTypes;
             b.minPromotion = minPromotion;
-            b.metadataFilter = metadataFilter == null ? Objects.requireNonNull(filter, "filter")
-                    : MetadataFilter.and(metadataFilter, filter);
-            return new Overrides(b);
+            b.metadataFilter = metadataFilter;
+            return b;
         }
 
         /** @return a builder with nothing overridden */
