@@ -2,6 +2,7 @@ package dev.ragkit.documents;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ragkit.internal.Sentences;
 import dev.ragkit.parse.DocumentSource;
 import dev.ragkit.parse.ParsedDocument;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +32,12 @@ class HtmlDocumentParserTest {
 
         assertThat(doc.lines()).containsSubsequence("- Level 1: support engineer", "- Level 2: product team",
                 "  - Level 2a: the component owner");
-        assertThat(doc.lines()).containsSubsequence("Team | Channel", "Billing | #billing-help");
+        assertThat(doc.lines()).containsSubsequence("Team | Channel", "--- | ---", "Billing | #billing-help");
+        // read as a table: the row under its header row
+        String table = String.join("\n", doc.lines());
+        Sentences.Sentence billing = Sentences.of(table, null).stream()
+                .filter(s -> s.text().equals("Billing | #billing-help")).findFirst().orElseThrow();
+        assertThat(billing.header()).isNotNull().extracting(Sentences.Sentence::text).isEqualTo("Team | Channel");
         assertThat(doc.lines()).containsSubsequence("ssh support@gateway", "tail -f /var/log/app.log");
         assertThat(section(doc, "Escalate when")).isEqualTo("Support Handbook > Escalation");
         assertThat(section(doc, "Billing | #billing-help")).isEqualTo("Support Handbook > Escalation > Contacts");
