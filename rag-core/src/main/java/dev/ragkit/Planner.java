@@ -19,10 +19,9 @@ import org.jspecify.annotations.Nullable;
  * <p>A second look: when no passage reaches the relevance bar, the policy routes such questions (the default) and the
  * answer will check its own quotes — an {@link ExtractiveBackend} with an embedder that states its similarity scale,
  * whose quoted sentences' nearness to the question the default confidence scorer weighs — the passages down to a
- * relevance of {@value #SECOND_LOOK}
- * are retrieved and answered from after all. A cited answer says so in its confidence's explanation; one whose
- * confidence falls short changes nothing: the question is routed as it would have been, with the first retrieval's
- * reason (docs/design-notes.md, "A second look"). Thread-safe.
+ * relevance of {@value #SECOND_LOOK} are retrieved and answered from after all. A cited answer says so in its
+ * confidence's explanation; one whose confidence falls short changes nothing: the question is routed as it would
+ * have been, with the first retrieval's reason (docs/design-notes.md, "A second look"). Thread-safe.
  */
 final class Planner {
     /**
@@ -76,7 +75,7 @@ final class Planner {
     /** The context's blocks fitted into the model's window; no supporting context: the empty-context plan. */
     private Plan budget(Exchange x, Asked asked, RetrievedContext context) {
         boolean supported = !context.relevant().isEmpty() || context.support().supported();
-        if (!supported && secondLook(context)) {
+        if (!supported && takesSecondLook(context)) {
             Plan second = secondLook(x, asked, context.support().explanation());
             if (second != null) {
                 return second;
@@ -97,7 +96,7 @@ final class Planner {
      * on a scale its embedder states (the in-process models, on whose answers the check was fitted and the second
      * look measured), and the best passage found lies between {@value #SECOND_LOOK} and the bar.
      */
-    private boolean secondLook(RetrievedContext context) {
+    private boolean takesSecondLook(RetrievedContext context) {
         double best = context.support().bestRelevance();
         return emptyContext.routes() && backend instanceof ExtractiveBackend e && e.embedder() != null
                 && e.embedder().similarityScale() != null && best >= SECOND_LOOK

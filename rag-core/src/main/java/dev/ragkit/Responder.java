@@ -61,9 +61,9 @@ final class Responder {
         boolean extractive = ExtractiveBackend.MODEL.equals(result.model());
         Asked asked = extractive ? plan.asked().answeredBy(ExtractiveBackend.MODEL) : plan.asked();
         x.events.generated(result);
-        RagResponse response = plan.withoutContext() ? emptyContext.answered(x, plan, asked, result)
-                : ground(x, asked, plan.requirePrompt(), result, plan.belowBar());
         String belowBar = plan.belowBar();
+        RagResponse response = plan.withoutContext() ? emptyContext.answered(x, plan, asked, result)
+                : ground(x, asked, plan.requirePrompt(), result, belowBar);
         if (belowBar != null && response.action() != Action.CITE) {
             // a second look that is not confident changes nothing: the question is routed as one without context
             return emptyContext.plan(x, plan.asked(), belowBar, List.of()).requireFixed();

@@ -21,12 +21,13 @@ import org.jspecify.annotations.Nullable;
  * fences (a line ending in {@code ;}, <code>{</code> or <code>}</code>: on its own), comment lines (joined with
  * comment lines only) and table rows (a markdown {@code | a | b |} line, or a line whose cells the document parsers
  * joined with {@code " | "}: each row on its own, a markdown table's header row taken for a heading and named as
- * {@link Sentence#header()} by the rows under it, its {@code |---|} line dropped). The lines of a unit are read as one text, and {@link BreakIterator}'s sentence instance (English
- * rules) cuts it, except after an initial or a title before a capitalised word ({@code M.V. Hughes},
- * {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence too: a name is never cut) or after a time of day
- * before its zone or a bracket ({@code 4:05 p.m. UTC (9:05 a.m. PDT)}), and reference marks after a
- * full stop ({@code time.[1][2] It}, {@link ReferenceMarks}) end the sentence before them, and a "!" or "?" followed by
- * a word in lower case ends none ({@code the "Hey Ya!" video}). Stateless and thread-safe.
+ * {@link Sentence#header()} by the rows under it, its {@code |---|} line dropped). The lines of a unit are read as
+ * one text, and {@link BreakIterator}'s sentence instance (English rules) cuts it, except after an initial or a title
+ * before a capitalised word ({@code M.V. Hughes}, {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence
+ * too: a name is never cut) or after a time of day before its zone or a bracket ({@code 4:05 p.m. UTC (9:05 a.m.
+ * PDT)}), and reference marks after a full stop ({@code time.[1][2] It}, {@link ReferenceMarks}) end the sentence
+ * before them, and a "!" or "?" followed by a word in lower case ends none ({@code the "Hey Ya!" video}). Stateless
+ * and thread-safe.
  */
 public final class Sentences {
 
