@@ -79,7 +79,8 @@ public final class ExtractiveBackend implements LlmBackend {
      * A sentence opening with a word that refers back to the sentence before (any of them, where {@link #PRONOUN}
      * names a person only): quoted with that one.
      */
-    private static final Pattern REFERS_BACK = Pattern.compile("(He|She|It|They|His|Her|Its|Their|This|These|Those)\\b");
+    private static final Pattern REFERS_BACK =
+            Pattern.compile("(He|She|It|They|His|Her|Its|Their|This|These|Those)\\b");
     /** A personal pronoun opening a sentence: its subject was named in the sentence before. */
     private static final Pattern PRONOUN = Pattern.compile("(He|She|His|Her|They|Their)\\b");
     /**
@@ -226,7 +227,10 @@ public final class ExtractiveBackend implements LlmBackend {
         }
     }
 
-    /** The sentence before a quoted one that refers back to it, quoted with it: its text and SourceIds. */
+    /**
+     * What a quoted sentence is quoted with — the sentence before it when it refers back to that one, a table row's
+     * header row — its text and SourceIds.
+     */
     private record Lead(String text, List<String> sourceIds) {
     }
 
@@ -267,13 +271,13 @@ public final class ExtractiveBackend implements LlmBackend {
         for (Passage passage : passages(blocks)) {
             Block b = passage.blocks().get(0);
             List<Sentences.Sentence> sentences = Sentences.of(passage.text(), b.section(), b.kind().linesAreUnits());
-            double[] worth = worths(sentences, asked, weights, !b.kind().linesAreUnits());
+            double[] worth = worths(sentences, asked, weights, b);
             boolean words = Arrays.stream(worth).anyMatch(w -> w > 0);
             for (int i = 0; i < sentences.size(); i++) {
                 Sentences.Sentence s = sentences.get(i);
-                // without the question's words, only in running text: a sheet's rows and a slide's paragraphs stand
-                // alone, and look alike to a model ("South | 950" and "North | 1200")
-                if (!s.heading() && (worth[i] > 0 || embedder != null && !b.kind().linesAreUnits() && !s.row())
+                // without the question's words, only in running text: rows and a slide's paragraphs stand alone,
+                // and look alike to a model ("South | 950" and "North | 1200")
+                if (!s.heading() && (worth[i] > 0 || embedder != null && !standsAlone(s, b))
                         && !holds(s.text(), echo)) {
                     String text = display(s.text());
                     candidates.add(new Candidate(text, b, passage.sourceIds(s.start(), s.end()), candidates.size(),
@@ -329,7 +333,7 @@ public final class ExtractiveBackend implements LlmBackend {
         if (header != null) {
             return new Lead(display(header.text()), passage.sourceIds(header.start(), header.end()));
         }
-        if (i == 0 || s.row() || block.kind().linesAreUnits() || !REFERS_BACK.matcher(s.text()).lookingAt()) {
+        if (i == 0 || standsAlone(s, block) || !REFERS_BACK.matcher(s.text()).lookingAt()) {
             return null;
         }
         Sentences.Sentence before = sentences.get(i - 1);
@@ -421,11 +425,12 @@ public final class ExtractiveBackend implements LlmBackend {
      * #CONTINUATION} of that of the sentence before it in its paragraph, or of the sentence after it when that one
      * opens with a personal pronoun ("Jack Lord was an actor. He played Steve McGarrett."). Headings pass nothing on.
      *
-     * @param running whether sentences of one paragraph go on from each other (not a sheet's rows or a slide's
-     *                paragraphs, which stand alone)
+     * Sentences that {@link #standsAlone} pass nothing on and are passed nothing.
+     *
+     * @param block the passage's first block (what kind of page its sentences stand on)
      */
     private static double[] worths(List<Sentences.Sentence> sentences, Set<String> asked, Map<String, Double> weights,
-            boolean running) {
+            Block block) {
         double[] own = new double[sentences.size()];
         for (int i = 0; i < own.length; i++) {
             Sentences.Sentence s = sentences.get(i);
@@ -434,10 +439,10 @@ public final class ExtractiveBackend implements LlmBackend {
             own[i] = s.heading() || terms.isEmpty() ? 0 : QueryTerms.coverage(weights, terms);
         }
         double[] worth = own.clone();
-        for (int i = 1; running && i < own.length; i++) {
+        for (int i = 1; i < own.length; i++) {
             Sentences.Sentence s = sentences.get(i);
-            // a table's rows stand alone, like a sheet's
-            if (!s.row() && !sentences.get(i - 1).row() && sameParagraph(sentences.get(i - 1), s)) {
+            Sentences.Sentence before = sentences.get(i - 1);
+            if (!standsAlone(s, block) && !standsAlone(before, block) && sameParagraph(before, s)) {
                 worth[i] = Math.max(worth[i], CONTINUATION * own[i - 1]);
                 if (PRONOUN.matcher(s.text()).lookingAt()) {
                     worth[i - 1] = Math.max(worth[i - 1], CONTINUATION * own[i]);
@@ -445,6 +450,14 @@ public final class ExtractiveBackend implements LlmBackend {
             }
         }
         return worth;
+    }
+
+    /**
+     * Whether a sentence stands alone rather than going on from the one before: a table's row, or any line of a page
+     * whose lines are units (a sheet's rows, a slide's paragraphs).
+     */
+    private static boolean standsAlone(Sentences.Sentence s, Block block) {
+        return s.row() || block.kind().linesAreUnits();
     }
 
     /** Whether two consecutive sentences stand in one paragraph: no blank line between them. */
