@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +37,9 @@ import org.slf4j.LoggerFactory;
  * quoted sentence that opens by referring back ("She played Talisa.", "It was the first final since 2002.") is quoted
  * with the sentence before it in its paragraph, which says whom or what it is about. A table's rows are quoted one by
  * one, each with its table's header row (once per answer), and a row is worth the question's words it and its header
- * hold: a whole table is never one sentence. A
+ * hold: a whole table is never one sentence. A sentence ending in a colon that introduces a code block or a list
+ * ("Add the dependency:") is quoted with it, line by line as written and indented under it, its SourceIds on the line
+ * after the block, and holds the block's words; the block's lines are not quoted again on their own. A
  * sentence is worth the share of the question's content words ({@link QueryTerms}) it holds, each word weighted by its
  * rarity among the context blocks ({@code ln((blocks + 1) / (blocks holding it + 0.5))}), and at least half the worth
  * of the sentence before it in its paragraph ({@link #CONTINUATION}: the sentence after the one naming the subject
@@ -112,9 +115,12 @@ public final class ExtractiveBackend implements LlmBackend {
 
     private static final Logger LOG = LoggerFactory.getLogger(ExtractiveBackend.class);
 
-    /** A quoted sentence as {@link #answer} writes it: its text, its place (optional) and its SourceIds. */
+    /**
+     * A quoted sentence as {@link #answer} writes it: its text, its place (optional) and its SourceIds (on a later
+     * line after a code block or list it introduces).
+     */
     private static final Pattern QUOTE = Pattern.compile(
-            "- (.+?)(?: \\((?:p\\.|slide|sheet) [^)]*\\))? \\[SourceId: [^\\]]+]");
+            "- (.+?)(?: \\((?:p\\.|slide|sheet) [^)]*\\))?(?: \\[SourceId: [^\\]]+])?");
 
     private final int maxSentences;
     private final @Nullable Embedder embedder;
@@ -221,17 +227,24 @@ public final class ExtractiveBackend implements LlmBackend {
      * and whether a sentence of its passage holds the question's words.
      */
     private record Candidate(String text, Block block, List<String> sourceIds, int order, double worth,
-            boolean ofKind, boolean besideWords, @Nullable Lead lead) {
+            boolean ofKind, boolean besideWords, @Nullable Beside lead, @Nullable Beside follow) {
         Candidate withWorth(double newWorth) {
-            return new Candidate(text, block, sourceIds, order, newWorth, ofKind, besideWords, lead);
+            return new Candidate(text, block, sourceIds, order, newWorth, ofKind, besideWords, lead, follow);
+        }
+
+        /** Whether the other candidate's sentence is this one, stands in it, holds it or is quoted after it. */
+        boolean repeats(Candidate other) {
+            return text.contains(other.text()) || other.text().contains(text)
+                    || follow != null && SPACE.matcher(follow.text()).replaceAll(" ").contains(other.text());
         }
     }
 
     /**
-     * What a quoted sentence is quoted with — the sentence before it when it refers back to that one, a table row's
-     * header row — its text and SourceIds.
+     * What a quoted sentence is quoted with, its text and SourceIds: before it, the sentence before when it refers
+     * back to that one, or a table row's header row (its lead); after it, the code block or list a sentence ending
+     * in a colon introduces ({@link Sentences#introduced}), line by line as written.
      */
-    private record Lead(String text, List<String> sourceIds) {
+    private record Beside(String text, List<String> sourceIds) {
     }
 
     /**
@@ -271,7 +284,13 @@ public final class ExtractiveBackend implements LlmBackend {
         for (Passage passage : passages(blocks)) {
             Block b = passage.blocks().get(0);
             List<Sentences.Sentence> sentences = Sentences.of(passage.text(), b.section(), b.kind().linesAreUnits());
-            double[] worth = worths(sentences, asked, weights, b);
+            List<@Nullable Beside> follows = new ArrayList<>(sentences.size());
+            for (Sentences.Sentence s : sentences) {
+                int[] at = Sentences.introduced(passage.text(), s);
+                follows.add(at == null ? null : new Beside(passage.text().substring(at[0], at[1]),
+                        passage.sourceIds(at[0], at[1])));
+            }
+            double[] worth = worths(sentences, follows, asked, weights, b);
             boolean words = Arrays.stream(worth).anyMatch(w -> w > 0);
             for (int i = 0; i < sentences.size(); i++) {
                 Sentences.Sentence s = sentences.get(i);
@@ -281,7 +300,8 @@ public final class ExtractiveBackend implements LlmBackend {
                         && !holds(s.text(), echo)) {
                     String text = display(s.text());
                     candidates.add(new Candidate(text, b, passage.sourceIds(s.start(), s.end()), candidates.size(),
-                            worth[i], kind.heldBy(text, asked), words, lead(passage, sentences, i, b)));
+                            worth[i], kind.heldBy(text, asked), words, lead(passage, sentences, i, b),
+                            follows.get(i)));
                 }
             }
         }
@@ -296,10 +316,10 @@ public final class ExtractiveBackend implements LlmBackend {
         best.sort(Comparator.comparingDouble((Candidate c) -> -c.worth()).thenComparingInt(Candidate::order));
         List<Candidate> chosen = new ArrayList<>();
         for (Candidate c : best) {
-            // Overlapping chunks repeat text: a sentence inside one already chosen (or around it) adds nothing.
-            boolean repeated = chosen.stream()
-                    .anyMatch(o -> o.text().contains(c.text()) || c.text().contains(o.text()));
-            if (!repeated) {
+            // Overlapping chunks repeat text: a sentence inside one already chosen (or around it) adds nothing, nor
+            // does a code line or list item a chosen sentence introduces (one it introduces takes a chosen one's place).
+            if (chosen.stream().noneMatch(o -> o.repeats(c))) {
+                chosen.removeIf(c::repeats);
                 chosen.add(c);
             }
             if (chosen.size() == maxSentences) {
@@ -310,14 +330,21 @@ public final class ExtractiveBackend implements LlmBackend {
         StringBuilder out = new StringBuilder(LABEL);
         Set<String> leads = new HashSet<>();
         for (Candidate c : chosen) {
-            Lead lead = c.lead();
+            Beside lead = c.lead();
             boolean led = lead != null && chosen.stream().noneMatch(o -> o.text().contains(lead.text()))
                     && leads.add(lead.text());
             String text = led ? lead.text() + " " + c.text() : c.text();
             List<String> ids = new ArrayList<>(led ? lead.sourceIds() : List.of());
-            c.sourceIds().stream().filter(id -> !ids.contains(id)).forEach(ids::add);
-            out.append("\n- ").append(text).append(c.block().place())
-                    .append(" [SourceId: ").append(String.join(", ", ids)).append(']');
+            Beside follow = c.follow();
+            Stream.concat(c.sourceIds().stream(), follow == null ? Stream.empty() : follow.sourceIds().stream())
+                    .filter(id -> !ids.contains(id)).forEach(ids::add);
+            out.append("\n- ").append(text);
+            if (follow != null) {
+                // the block as written, indented under the sentence; the place and SourceIds on a line of their own
+                follow.text().lines().forEach(line -> out.append(line.isBlank() ? "\n" : "\n  " + line));
+                out.append("\n ");
+            }
+            out.append(c.block().place()).append(" [SourceId: ").append(String.join(", ", ids)).append(']');
         }
         return out.toString();
     }
@@ -327,11 +354,11 @@ public final class ExtractiveBackend implements LlmBackend {
      * not say what its cells are); a sentence opening by referring back ("She played Talisa.", "It was the first final
      * since 2002."), the sentence before it, only in running text, within a paragraph, never a heading.
      */
-    private static @Nullable Lead lead(Passage passage, List<Sentences.Sentence> sentences, int i, Block block) {
+    private static @Nullable Beside lead(Passage passage, List<Sentences.Sentence> sentences, int i, Block block) {
         Sentences.Sentence s = sentences.get(i);
         Sentences.Sentence header = s.header();
         if (header != null) {
-            return new Lead(display(header.text()), passage.sourceIds(header.start(), header.end()));
+            return new Beside(display(header.text()), passage.sourceIds(header.start(), header.end()));
         }
         if (i == 0 || standsAlone(s, block) || !REFERS_BACK.matcher(s.text()).lookingAt()) {
             return null;
@@ -340,7 +367,7 @@ public final class ExtractiveBackend implements LlmBackend {
         if (before.heading() || !sameParagraph(before, s)) {
             return null;
         }
-        return new Lead(display(before.text()), passage.sourceIds(before.start(), before.end()));
+        return new Beside(display(before.text()), passage.sourceIds(before.start(), before.end()));
     }
 
     /**
@@ -424,17 +451,20 @@ public final class ExtractiveBackend implements LlmBackend {
      * Each sentence's word worth: the share of the question's weighted words it holds, and at least {@value
      * #CONTINUATION} of that of the sentence before it in its paragraph, or of the sentence after it when that one
      * opens with a personal pronoun ("Jack Lord was an actor. He played Steve McGarrett."). Headings pass nothing on.
+     * A sentence introducing a code block or list holds the words of the block too (quoted with it, it answers with
+     * them).
      *
      * Sentences that {@link #standsAlone} pass nothing on and are passed nothing.
      *
      * @param block the passage's first block (what kind of page its sentences stand on)
      */
-    private static double[] worths(List<Sentences.Sentence> sentences, Set<String> asked, Map<String, Double> weights,
-            Block block) {
+    private static double[] worths(List<Sentences.Sentence> sentences, List<@Nullable Beside> follows,
+            Set<String> asked, Map<String, Double> weights, Block block) {
         double[] own = new double[sentences.size()];
         for (int i = 0; i < own.length; i++) {
             Sentences.Sentence s = sentences.get(i);
-            Set<String> terms = QueryTerms.of(s.read());
+            Beside follow = follows.get(i);
+            Set<String> terms = QueryTerms.of(follow == null ? s.read() : s.read() + "\n" + follow.text());
             terms.retainAll(asked);
             own[i] = s.heading() || terms.isEmpty() ? 0 : QueryTerms.coverage(weights, terms);
         }

@@ -32,7 +32,8 @@ final class SupportingLines {
     static int[] of(String statement, ContextBlock block) {
         String text = block.text();
         PageKind kind = PageKind.of(block.document());
-        String claim = withoutPlace(DECORATION.matcher(statement.strip()).replaceAll("").strip(), kind, block);
+        String claim = withoutPlace(DECORATION.matcher(lastItem(statement).strip()).replaceAll("").strip(), kind,
+                block);
         int[] quoted = quote(claim, text);
         if (quoted != null) {
             return lines(block, text, quoted[0], quoted[1]);
@@ -55,6 +56,16 @@ final class SupportingLines {
             return new int[] {block.startLine(), block.endLine()};
         }
         return new int[] {block.startLine() + best.firstLine(), block.startLine() + best.lastLine()};
+    }
+
+    /**
+     * The statement from its last line that opens a list item at the left margin ({@code "- "}), else all of it: the
+     * extractive answer's first quote comes after its label line, and a quote's lines after the first (a code block
+     * it introduces) are indented.
+     */
+    private static String lastItem(String statement) {
+        int item = statement.lastIndexOf("\n- ");
+        return item < 0 ? statement : statement.substring(item + 1);
     }
 
     /** The claim without the place the extractive backend writes after a quote ({@code (p. 12)}, {@code (slide 7)}). */

@@ -33,10 +33,14 @@ public final class Sentences {
 
     /** The most words a plain line may have to be taken for a heading. */
     public static final int HEADING_WORDS = 5;
+    /** The most lines of a code block or list that {@link #introduced} hands back: a longer one is not quoted. */
+    public static final int INTRODUCED_LINES = 20;
 
     private static final Pattern LIST_ITEM = Pattern.compile("\\s*([-*+•]|\\d{1,3}[.)])\\s+\\S.*");
     private static final Pattern RULE = Pattern.compile("\\s*([-*_]\\s*){3,}");
     private static final Pattern FENCE = Pattern.compile("\\s*(```|~~~).*");
+    /** A list item's line after its first: indented, not blank. */
+    private static final Pattern CONTINUED = Pattern.compile("\\s+\\S.*");
     private static final Pattern COMMENT = Pattern.compile("\\s*(//|/\\*|\\*|--|;;|#!|<!--).*");
     private static final Pattern CODE_END = Pattern.compile(".*[;{}]\\s*");
     private static final Pattern CLOSING = Pattern.compile(".*[.!?:;,\"'”’)\\]]\\s*");
@@ -150,6 +154,54 @@ public final class Sentences {
             i = j;
         }
         return out;
+    }
+
+    /**
+     * What a sentence ending in a colon introduces: the fenced code block, or the list, that starts on the next line
+     * that is not blank ("Import the BOM, then add the modules you use:" and its XML). A code block runs to its
+     * closing fence, a list over its items and their indented lines. Nothing when the sentence does not end its line,
+     * when something else follows, when the block does not end inside the passage (a chunk boundary cut it) or when it
+     * has more than {@value #INTRODUCED_LINES} lines.
+     *
+     * @param passage  the passage the sentence was cut from by {@link #of}
+     * @param sentence one of its sentences
+     * @return {@code {start, end}}: the characters of the block's lines in the passage, or {@code null}
+     */
+    public static int @Nullable [] introduced(String passage, Sentence sentence) {
+        Objects.requireNonNull(passage, "passage");
+        int lineEnd = passage.indexOf('\n', sentence.end());
+        if (sentence.heading() || sentence.row() || !sentence.text().endsWith(":") || lineEnd < 0
+                || !passage.substring(sentence.end(), lineEnd).isBlank()) {
+            return null;
+        }
+        List<int[]> lines = lines(passage);
+        int first = sentence.lastLine() + 1;
+        while (first < lines.size() && line(passage, lines, first).isBlank()) {
+            first++;
+        }
+        if (first == lines.size()) {
+            return null;
+        }
+        String opening = line(passage, lines, first);
+        int last = -1;
+        if (FENCE.matcher(opening).matches()) {
+            String marker = opening.strip().substring(0, 3);
+            for (int i = first + 1; i < lines.size() && last < 0; i++) {
+                last = line(passage, lines, i).strip().startsWith(marker) ? i : -1;
+            }
+        } else if (LIST_ITEM.matcher(opening).matches()) {
+            last = first;
+            while (last + 1 < lines.size() && (LIST_ITEM.matcher(line(passage, lines, last + 1)).matches()
+                    || CONTINUED.matcher(line(passage, lines, last + 1)).matches())) {
+                last++;
+            }
+        }
+        return last < 0 || last - first >= INTRODUCED_LINES ? null
+                : new int[] {lines.get(first)[0], lines.get(last)[1]};
+    }
+
+    private static String line(String passage, List<int[]> lines, int i) {
+        return passage.substring(lines.get(i)[0], lines.get(i)[1]);
     }
 
     /** The [start, end) character range of every line. */

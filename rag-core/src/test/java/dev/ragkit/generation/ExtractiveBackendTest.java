@@ -163,6 +163,34 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_aSentenceIntroducingACodeBlock_isQuotedWithIt_citingTheBlocksLines() {
+        // quoted alone, "then add the modules you use:" left the reader without the modules
+        String text = "## Add the dependencies\n\nImport the BOM, then add the modules you use:\n\n```xml\n"
+                + "<dependency>\n  <artifactId>rag-core</artifactId>\n</dependency>\n```\n\n"
+                + "RagKit logs through SLF4J.";
+        ContextBlock start = block("getting-started.md", text);
+        ContextBlock other = block("faq.md", "Maven modules are added once per project.");
+
+        ChatResult r = new ExtractiveBackend(2).chat(prompt(List.of(other, start),
+                "Which modules do I add to use rag-core?"));
+
+        assertThat(r.text()).endsWith("\n- Import the BOM, then add the modules you use:\n  ```xml\n  <dependency>\n"
+                + "    <artifactId>rag-core</artifactId>\n  </dependency>\n  ```\n  [SourceId: " + start.sourceId() + "]");
+        assertThat(r.text().split("artifactId>rag-core", -1)).hasSize(2);       // the code line is not quoted again
+        Citation cited = CitationExtractor.standard().extract(r.text(), List.of(other, start)).citations().stream()
+                .filter(c -> c.sourceId().equals(start.sourceId())).findFirst().orElseThrow();
+        assertThat(cited.startLine()).isEqualTo(3);                       // the sentence's line ...
+        assertThat(cited.endLine()).isEqualTo(9);                         // ... to the closing fence
+        // the first quote, after the answer's label line, too
+        String alone = new ExtractiveBackend(1).chat(prompt(List.of(start), "Which modules do I add to use rag-core?"))
+                .text();
+        Citation first = CitationExtractor.standard().extract(alone, List.of(start)).citations().get(0);
+        assertThat(new int[] {first.startLine(), first.endLine()}).containsExactly(3, 9);
+        assertThat(new ExtractiveBackend(2, new HashedBagOfWordsEmbedder("toy", 64)).quoteSimilarity(
+                "Which modules do I add to use rag-core?", r.text())).hasSize(2);
+    }
+
+    @Test
     void chat_aSentenceHoldingTheWholeQuestion_isNotQuoted() {
         // a FAQ line and an example command ask the question itself; quoting them back answers nothing
         ContextBlock faq = block("faq.md", "Q: How are tenants isolated? Read on.\n\n"

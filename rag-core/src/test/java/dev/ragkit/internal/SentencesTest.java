@@ -203,4 +203,32 @@ final class SentencesTest {
                 "Name | Value", "Timeout | 30 s", "Retries | 3");
         assertThat(texts(prose, null)).containsExactly("Count them with `grep x | wc -l` on each file of the folder.");
     }
+
+    @Test
+    void introduced_aSentenceEndingInAColon_handsBackTheCodeBlockOrListAfterIt_whole() {
+        String passage = "Add the modules you use:\n\n```xml\n<dependency>\n  <artifactId>rag-core</artifactId>\n"
+                + "</dependency>\n```\nIt reads:\n- markdown files\n  and their front matter\n- PDF files\n\n"
+                + "Then run it: the index is made.\nSee below:\n\nAn ordinary paragraph.\nA cut block:\n```bash\nrun";
+        List<Sentences.Sentence> all = Sentences.of(passage, null);
+        Sentences.Sentence add = all.get(0);
+        Sentences.Sentence reads = all.stream().filter(s -> s.text().equals("It reads:")).findFirst().orElseThrow();
+
+        int[] code = Sentences.introduced(passage, add);
+        int[] list = Sentences.introduced(passage, reads);
+
+        assertThat(code).isNotNull();
+        assertThat(passage.substring(code[0], code[1])).isEqualTo("```xml\n<dependency>\n  <artifactId>rag-core"
+                + "</artifactId>\n</dependency>\n```");
+        assertThat(list).isNotNull();
+        assertThat(passage.substring(list[0], list[1])).isEqualTo("- markdown files\n  and their front matter\n"
+                + "- PDF files");
+        // a colon inside a line, a paragraph after it, a block the passage cuts off: nothing
+        assertThat(all).filteredOn(s -> !s.equals(add) && !s.equals(reads))
+                .allMatch(s -> Sentences.introduced(passage, s) == null);
+        // a block longer than the bound is not handed back
+        String longBlock = "Run these:\n```\n" + "step\n".repeat(Sentences.INTRODUCED_LINES) + "```";
+        assertThat(Sentences.introduced(longBlock, Sentences.of(longBlock, null).get(0))).isNull();
+        String fits = "Run these:\n```\n" + "step\n".repeat(Sentences.INTRODUCED_LINES - 2) + "```";
+        assertThat(Sentences.introduced(fits, Sentences.of(fits, null).get(0))).isNotNull();
+    }
 }
