@@ -1,6 +1,7 @@
 package dev.ragkit.chunk;
 
 import dev.ragkit.internal.ReferenceMarks;
+import dev.ragkit.internal.Sentences;
 
 /**
  * A chunker helper: the line-level markdown facts {@link TokenWindowChunker} needs — code fences, headings,
@@ -145,8 +146,9 @@ final class ChunkerLines {
      * The end of the first sentence that ends after {@code from}: just after its terminator and any closing quotes,
      * brackets or reference marks, before the whitespace that follows (which byte-pair tokenizers attach to the next
      * word, so cutting there leaves every token of the text intact). Western terminators count only when followed by
-     * whitespace or the end of the text, so {@code 3.14} and {@code e.g.x} are not sentence ends; CJK stops count
-     * anywhere. The end of the text counts too.
+     * whitespace or the end of the text, so {@code 3.14} and {@code e.g.x} are not sentence ends, nor is a place
+     * {@link Sentences#noEndAt} keeps inside a sentence ({@code Jake T. Maher}); CJK stops count anywhere. The end of
+     * the text counts too.
      *
      * @param text  the text
      * @param from  where to start looking
@@ -174,7 +176,8 @@ final class ChunkerLines {
                     break;
                 }
             }
-            if (end == length || c >= 0x3000 || Character.isWhitespace(text.charAt(end))) {
+            if (end == length || c >= 0x3000
+                    || Character.isWhitespace(text.charAt(end)) && !Sentences.noEndAt(text, end)) {
                 return end;
             }
             i = end - 1;

@@ -298,19 +298,7 @@ public final class Sentences {
                     && !Character.isWhitespace(text.charAt(end - 1))) {
                 continue;
             }
-            // Nor after an initial or a title before a name: "M.V. Hughes", "Dr. Jones", "(c. 1500".
-            if (end < text.length() && NAME_PART.matcher(text.substring(start, end).stripTrailing()).find()
-                    && startsName(text.codePointAt(end + countSpaces(text, end)))) {
-                continue;
-            }
-            // Nor after a time of day before its zone or a bracket: "4:05 p.m. UTC (9:05 a.m. PDT)".
-            if (end < text.length() && TIME_OF_DAY.matcher(text.substring(start, end).stripTrailing()).find()
-                    && ZONE_OR_BRACKET.matcher(text).region(end + countSpaces(text, end), text.length()).lookingAt()) {
-                continue;
-            }
-            // Nor after a "!" or "?" that the next word, in lower case, goes on from.
-            if (end < text.length() && INNER_CRY.matcher(text.substring(start, end).stripTrailing()).find()
-                    && Character.isLowerCase(text.codePointAt(end + countSpaces(text, end)))) {
+            if (noEndAt(text, end)) {
                 continue;
             }
             add(out, passage, lines, from + start, from + end, false, false, null);
@@ -318,16 +306,36 @@ public final class Sentences {
         }
     }
 
-    private static boolean startsName(int codePoint) {
-        return Character.isUpperCase(codePoint) || Character.isDigit(codePoint);
-    }
-
-    private static int countSpaces(String text, int at) {
-        int n = 0;
-        while (at + n < text.length() - 1 && Character.isWhitespace(text.charAt(at + n))) {
-            n++;
+    /**
+     * Whether a place where the JDK's sentence rules, or a full stop before white space, end a sentence is no end by
+     * RagKit's: after an initial or a title before a capitalised word or a digit ({@code M.V. Hughes}, {@code Dr.
+     * Jones}, {@code (c. 1500}), after a time of day before its zone or a bracket ({@code 4:05 p.m. UTC}), or after a
+     * "!" or "?" that a word in lower case goes on from ({@code the "Hey Ya!" video}). The one rule for every place
+     * that cuts text into sentences: these sentences, and the chunker's cuts inside a long line.
+     *
+     * @param text the text
+     * @param end  the place: just after the punctuation, before or after the white space that follows it
+     * @return whether the text goes on in the same sentence there
+     */
+    public static boolean noEndAt(String text, int end) {
+        int before = end;
+        while (before > 0 && Character.isWhitespace(text.charAt(before - 1))) {
+            before--;
         }
-        return n;
+        int next = end;
+        while (next < text.length() && Character.isWhitespace(text.charAt(next))) {
+            next++;
+        }
+        if (next >= text.length() || before == 0) {
+            return false;
+        }
+        // the patterns end at the punctuation; a window longer than any of them, so that "^" means the text's start
+        String tail = text.substring(Math.max(0, before - 16), before);
+        int following = text.codePointAt(next);
+        return (Character.isUpperCase(following) || Character.isDigit(following)) && NAME_PART.matcher(tail).find()
+                || TIME_OF_DAY.matcher(tail).find() && ZONE_OR_BRACKET.matcher(text).region(next, text.length())
+                        .lookingAt()
+                || Character.isLowerCase(following) && INNER_CRY.matcher(tail).find();
     }
 
     /** Adds the trimmed characters [from, to) as a sentence, unless blank; returns it, or {@code null}. */

@@ -295,6 +295,27 @@ final class TokenWindowChunkerTest {
     }
 
     @Test
+    void chunk_longLineWithInitialsAndTitles_isNotCutInsideAName() {
+        // "Janie (G. Hannelius)" was cut after "G.": the answer's quote ended there, the next chunk began "Hannelius)"
+        Random random = new Random(17);
+        StringBuilder line = new StringBuilder();
+        for (int day = 1; day <= 80; day++) {
+            line.append(sentences(random, 10 + random.nextInt(120)).replaceAll("[.!?]", ""))
+                    .append(" with Janie (G. Hannelius) and Quinn (Kaitlyn T. Maher) as Ms. Stout and Dr. Jones")
+                    .append(" wait until 4 p.m. UTC on day ").append(day).append(". ");
+        }
+        ParsedDocument document = document(List.of(line.toString().strip()));
+        TokenWindowChunker chunker = chunker(CL100K, 200, 0);
+
+        List<TextChunk> chunks = chunker.chunk(document);
+
+        assertThat(chunks).hasSizeGreaterThan(10);
+        assertThat(String.join("", freshTexts(document, chunks))).isEqualTo(line.toString().strip());
+        assertThat(chunks.subList(0, chunks.size() - 1))
+                .allSatisfy(c -> assertThat(c.text()).matches("(?s).* on day \\d+\\."));
+    }
+
+    @Test
     void chunk_longLineWithoutSentenceEnds_isSplitAfterWordsWithWordOverlap() {
         Random random = new Random(12);
         String line = words(random, 4000).replace(".", "").replace("?", "");

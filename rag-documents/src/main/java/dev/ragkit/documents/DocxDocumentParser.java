@@ -41,7 +41,9 @@ import org.jspecify.annotations.Nullable;
  * Word documents ({@code .docx}), on Apache POI: the body's paragraphs in order, headings (the built-in
  * {@code Heading 1} to {@code Heading 6} styles, or any style based on one of them) as the section path
  * ({@code guide.docx > Install > Linux}), list items as {@code - } lines indented by level, tables as one line per
- * row with the cells joined by {@code  | }, and hyperlinks to local documents as links. The title is the document
+ * row with the cells joined by {@code  | } (the last of the rows marked "repeat as header row" at a table's top is
+ * followed by a {@code --- | ---} line, as a markdown table's header is, so that its rows are quoted under it), and
+ * hyperlinks to local documents as links. The title is the document
  * properties' title, else the first paragraph in the {@code Title} style, else the first heading, else the file
  * name. Headers, footers, comments and footnotes are left out (they repeat on every page or stand beside the text).
  *
@@ -203,14 +205,17 @@ public final class DocxDocumentParser implements DocumentParser {
 
     private static void table(XWPFTable table, SectionedLines out) {
         out.blank();
-        for (XWPFTableRow row : table.getRows()) {
+        List<XWPFTableRow> rows = table.getRows();
+        int headerRows = 0;                          // the rows at the top marked "repeat as header row"
+        while (headerRows < rows.size() && rows.get(headerRows).isRepeatHeader()) {
+            headerRows++;
+        }
+        for (int i = 0; i < rows.size(); i++) {
             List<String> cells = new ArrayList<>();
-            for (XWPFTableCell cell : row.getTableCells()) {
+            for (XWPFTableCell cell : rows.get(i).getTableCells()) {
                 cells.add(SectionedLines.oneLine(cell.getText()));
             }
-            if (cells.stream().anyMatch(cell -> !cell.isEmpty())) {
-                out.paragraph(String.join(" | ", cells));
-            }
+            out.row(cells, i == headerRows - 1);
         }
         out.blank();
     }

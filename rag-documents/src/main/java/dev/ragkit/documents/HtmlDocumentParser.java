@@ -32,10 +32,10 @@ import org.jspecify.annotations.Nullable;
  * {@code <h1>}..{@code <h6>} open sections, each block element ({@code p}, {@code div}, list items,
  * table rows, {@code pre}, …) becomes its own line or lines, list items start with {@code - }, table rows join
  * their cells with {@code  | } (a row of {@code <th>} cells is followed by a {@code --- | ---} line, as a markdown
- * table's header is, so that its rows are quoted under it), and preformatted text keeps its line breaks. Local {@code href}s become links, so
- * link following works across an exported documentation site. The title is {@code <title>}, else the first
- * heading, else the file name; {@code <meta name="description">} becomes the summary and
- * {@code <meta name="author">} the metadata key {@code author}.
+ * table's header is, so that its rows are quoted under it), and preformatted text keeps its line breaks. Local
+ * {@code href}s become links, so link following works across an exported documentation site. The title is
+ * {@code <title>}, else the first heading, else the file name; {@code <meta name="description">} becomes the summary
+ * and {@code <meta name="author">} the metadata key {@code author}.
  *
  * <p>A page with no text outside those parts is an empty document (stored without chunks, like an empty markdown
  * file), so it replaces an older version of itself. The character set comes from the byte order mark (UTF-8,
@@ -184,13 +184,7 @@ public final class HtmlDocumentParser implements DocumentParser {
                     flush();
                     List<String> cells = new ArrayList<>();
                     element.children().forEach(cell -> cells.add(SectionedLines.oneLine(cell.text())));
-                    if (cells.stream().anyMatch(cell -> !cell.isEmpty())) {
-                        out.paragraph(String.join(" | ", cells));
-                        if (cells.size() > 1 && element.children().stream().allMatch(cell -> cell.is("th"))) {
-                            // a header row: marked as markdown marks one, so its rows are read under it
-                            out.paragraph(String.join(" | ", cells.stream().map(cell -> "---").toList()));
-                        }
-                    }
+                    out.row(cells, element.children().stream().allMatch(cell -> cell.is("th")));
                     return FilterResult.SKIP_CHILDREN;
                 case "br":
                     flush();

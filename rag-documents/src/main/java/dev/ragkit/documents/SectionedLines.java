@@ -67,6 +67,24 @@ final class SectionedLines {
         }
     }
 
+    /**
+     * Adds a table row: its cells on one line, joined with {@code " | "}, unless all are empty. A header row (the
+     * last of a table's header rows) is followed by a {@code --- | ---} line, as a markdown table's header is, so
+     * that the rows under it are read, and quoted, under it.
+     *
+     * @param cells  the cells' text, each on one line
+     * @param header whether the row heads the table (a row of {@code <th>} cells, a Word row repeated as header)
+     */
+    void row(List<String> cells, boolean header) {
+        if (cells.stream().allMatch(String::isEmpty)) {
+            return;
+        }
+        paragraph(String.join(" | ", cells));
+        if (header && cells.size() > 1) {
+            paragraph(String.join(" | ", cells.stream().map(cell -> "---").toList()));
+        }
+    }
+
     /** Ends a block: one blank line unless the last line is blank already. */
     void blank() {
         if (!lines.isEmpty() && !lines.get(lines.size() - 1).isEmpty()) {

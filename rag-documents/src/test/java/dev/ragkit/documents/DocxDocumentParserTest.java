@@ -13,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
+import org.apache.poi.xwpf.usermodel.XWPFDocument;
+import org.apache.poi.xwpf.usermodel.XWPFTable;
 import org.junit.jupiter.api.Test;
 
 class DocxDocumentParserTest {
@@ -44,6 +46,32 @@ class DocxDocumentParserTest {
         assertThat(section(doc, "Debian | agent.deb")).isEqualTo("Install > Linux");
         int first = doc.lines().indexOf("- Unpack the archive");
         assertThat(doc.lines().get(first + 1)).isEqualTo("- Run ./install.sh");     // items stay together
+    }
+
+    @Test
+    void aRowRepeatedAsHeader_isFollowedByARuleLine_soItsRowsAreReadUnderIt() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (XWPFDocument word = new XWPFDocument()) {
+            XWPFTable headed = word.createTable(3, 2);
+            fill(headed, "Setting", "Default", "Timeout", "30 s", "Retries", "3");
+            headed.getRow(0).setRepeatHeader(true);
+            word.createParagraph().createRun().setText("Between the tables.");
+            fill(word.createTable(2, 2), "Debian", "agent.deb", "Fedora", "agent.rpm");    // no header row marked
+            word.write(bytes);
+        }
+
+        ParsedDocument doc = parser.parse(DocumentSource.of("docs/limits.docx", bytes.toByteArray()));
+
+        assertThat(doc.lines()).containsSubsequence("Setting | Default", "--- | ---", "Timeout | 30 s", "Retries | 3",
+                "Debian | agent.deb", "Fedora | agent.rpm");
+        assertThat(doc.lines().stream().filter("--- | ---"::equals)).hasSize(1);
+        assertThat(parser.parse(Fixtures.source("guide.docx")).lines()).doesNotContain("--- | ---");  // none marked
+    }
+
+    private static void fill(XWPFTable table, String... cells) {
+        for (int i = 0; i < cells.length; i++) {
+            table.getRow(i / 2).getCell(i % 2).setText(cells[i]);
+        }
     }
 
     @Test
