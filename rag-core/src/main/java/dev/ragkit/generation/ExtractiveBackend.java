@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * one, each with its table's header row (once per answer), and a row is worth the question's words it and its header
  * hold: a whole table is never one sentence. A sentence ending in a colon that introduces a code block or a list
  * ("Add the dependency:") is quoted with it, line by line as written and indented under it, its SourceIds on the line
- * after the block, and holds the block's words; the block's lines are not quoted again on their own. A
+ * after the block, and holds the block's words (unless the block holds the whole question); the block's lines are
+ * not quoted again on their own. A
  * sentence is worth the share of the question's content words ({@link QueryTerms}) it holds, each word weighted by its
  * rarity among the context blocks ({@code ln((blocks + 1) / (blocks holding it + 0.5))}), and at least half the worth
  * of the sentence before it in its paragraph ({@link #CONTINUATION}: the sentence after the one naming the subject
@@ -287,8 +288,10 @@ public final class ExtractiveBackend implements LlmBackend {
             List<@Nullable Beside> follows = new ArrayList<>(sentences.size());
             for (Sentences.Sentence s : sentences) {
                 int[] at = Sentences.introduced(passage.text(), s);
-                follows.add(at == null ? null : new Beside(passage.text().substring(at[0], at[1]),
-                        passage.sourceIds(at[0], at[1])));
+                String block = at == null ? null : passage.text().substring(at[0], at[1]);
+                // a block that asks the question itself (an example command) answers nothing, as such a sentence
+                follows.add(block == null || holds(block, echo) ? null
+                        : new Beside(block, passage.sourceIds(at[0], at[1])));
             }
             double[] worth = worths(sentences, follows, asked, weights, b);
             boolean words = Arrays.stream(worth).anyMatch(w -> w > 0);

@@ -186,6 +186,12 @@ final class ExtractiveBackendTest {
                 .text();
         Citation first = CitationExtractor.standard().extract(alone, List.of(start)).citations().get(0);
         assertThat(new int[] {first.startLine(), first.endLine()}).containsExactly(3, 9);
+        // a block that asks the question itself (a measured example command) neither answers nor lends its words
+        ContextBlock bench = block("notes.md", "Timed seven runs each:\n\n```bash\nragkit ask \"Which modules do I add "
+                + "to use rag-core?\"\n```");
+        String echoed = new ExtractiveBackend(3).chat(prompt(List.of(bench, start),
+                "Which modules do I add to use rag-core?")).text();
+        assertThat(echoed).contains("- Import the BOM").doesNotContain("Timed seven runs", "ragkit ask");
         assertThat(new ExtractiveBackend(2, new HashedBagOfWordsEmbedder("toy", 64)).quoteSimilarity(
                 "Which modules do I add to use rag-core?", r.text())).hasSize(2);
     }
