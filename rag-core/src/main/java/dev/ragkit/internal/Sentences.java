@@ -169,9 +169,11 @@ public final class Sentences {
      */
     public static int @Nullable [] introduced(String passage, Sentence sentence) {
         Objects.requireNonNull(passage, "passage");
+        if (sentence.heading() || sentence.row() || !sentence.text().endsWith(":")) {
+            return null;                                  // most sentences: no look at the passage
+        }
         int lineEnd = passage.indexOf('\n', sentence.end());
-        if (sentence.heading() || sentence.row() || !sentence.text().endsWith(":") || lineEnd < 0
-                || !passage.substring(sentence.end(), lineEnd).isBlank()) {
+        if (lineEnd < 0 || !passage.substring(sentence.end(), lineEnd).isBlank()) {
             return null;
         }
         List<int[]> lines = lines(passage);
