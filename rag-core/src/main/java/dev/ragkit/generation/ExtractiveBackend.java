@@ -35,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * and code lines kept apart, so a heading is never glued to the sentence after it). Headings are never quoted, nor
  * is a sentence that holds the whole question word for word (a FAQ's question, an example command that asks it). A
  * quoted sentence that opens by referring back ("She played Talisa.", "It was the first final since 2002.") is quoted
- * with the sentence before it in its paragraph, which says whom or what it is about. A table's rows are quoted one by
+ * with the sentence before it in its paragraph, which says whom or what it is about; for a question asking for a full
+ * name, a sentence naming someone by one word is quoted after the passage's first sentence that names them in full
+ * ("Gia Matteo flirts … … Ana threatens to fire Gia."). A table's rows are quoted one by
  * one, each with its table's header row (once per answer), and a row is worth the question's words it and its header
  * hold: a whole table is never one sentence. A sentence ending in a colon that introduces a code block or a list
  * ("Add the dependency:") is quoted with it, line by line as written and indented under it, its SourceIds on the line
@@ -87,6 +89,10 @@ public final class ExtractiveBackend implements LlmBackend {
             Pattern.compile("(He|She|It|They|His|Her|Its|Their|This|These|Those)\\b");
     /** A personal pronoun opening a sentence: its subject was named in the sentence before. */
     private static final Pattern PRONOUN = Pattern.compile("(He|She|His|Her|They|Their)\\b");
+    /** A question asking for someone's full name. */
+    private static final Pattern FULL_NAME = Pattern.compile("\\bfull names?\\b", Pattern.CASE_INSENSITIVE);
+    /** A run of capitalised words: a name, or a name's parts. */
+    private static final Pattern NAME = Pattern.compile("\\p{Lu}[\\p{L}'’-]+(?:\\s+\\p{Lu}[\\p{L}'’-]+)*");
     /**
      * What a sentence is worth at least, as a share of the worth of the sentence before it in its paragraph: the
      * sentence after the one that names the subject often holds the answer without naming it again ("It has...").
@@ -242,10 +248,14 @@ public final class ExtractiveBackend implements LlmBackend {
 
     /**
      * What a quoted sentence is quoted with, its text and SourceIds: before it, the sentence before when it refers
-     * back to that one, or a table row's header row (its lead); after it, the code block or list a sentence ending
-     * in a colon introduces ({@link Sentences#introduced}), line by line as written.
+     * back to that one, a table row's header row, or the sentence naming in full someone it names by one word (its
+     * lead; {@code apart} when text stands between them, quoted with " … " between); after it, the code block or list
+     * a sentence ending in a colon introduces ({@link Sentences#introduced}), line by line as written.
      */
-    private record Beside(String text, List<String> sourceIds) {
+    private record Beside(String text, List<String> sourceIds, boolean apart) {
+        Beside(String text, List<String> sourceIds) {
+            this(text, sourceIds, false);
+        }
     }
 
     /**
@@ -281,6 +291,7 @@ public final class ExtractiveBackend implements LlmBackend {
         Map<String, Double> weights = QueryTerms.rarity(asked, blockTerms);
         AnswerKind kind = AnswerKind.of(question);
         String echo = echo(question);
+        boolean fullName = FULL_NAME.matcher(question).find();
         List<Candidate> candidates = new ArrayList<>();
         for (Passage passage : passages(blocks)) {
             Block b = passage.blocks().get(0);
@@ -303,7 +314,8 @@ public final class ExtractiveBackend implements LlmBackend {
                         && !holds(s.text(), echo)) {
                     String text = display(s.text());
                     candidates.add(new Candidate(text, b, passage.sourceIds(s.start(), s.end()), candidates.size(),
-                            worth[i], kind.heldBy(text, asked), words, lead(passage, sentences, i, b),
+                            worth[i], kind.heldBy(text, asked), words,
+                            fullName ? named(passage, sentences, i, asked, b) : lead(passage, sentences, i, b),
                             follows.get(i)));
                 }
             }
@@ -336,7 +348,7 @@ public final class ExtractiveBackend implements LlmBackend {
             Beside lead = c.lead();
             boolean led = lead != null && chosen.stream().noneMatch(o -> o.text().contains(lead.text()))
                     && leads.add(lead.text());
-            String text = led ? lead.text() + " " + c.text() : c.text();
+            String text = led ? lead.text() + (lead.apart() ? " … " : " ") + c.text() : c.text();
             List<String> ids = new ArrayList<>(led ? lead.sourceIds() : List.of());
             Beside follow = c.follow();
             Stream.concat(c.sourceIds().stream(), follow == null ? Stream.empty() : follow.sourceIds().stream())
@@ -371,6 +383,32 @@ public final class ExtractiveBackend implements LlmBackend {
             return null;
         }
         return new Beside(display(before.text()), passage.sourceIds(before.start(), before.end()));
+    }
+
+    /**
+     * For a question asking for a full name: the sentence of the passage before sentence {@code i} that first names in
+     * full someone sentence {@code i} names by one word the question lacks ("Ana threatens to fire Gia" after "Gia
+     * Matteo flirts with Christian"), else what {@link #lead} gives.
+     */
+    private static @Nullable Beside named(Passage passage, List<Sentences.Sentence> sentences, int i,
+            Set<String> asked, Block block) {
+        Sentences.Sentence s = sentences.get(i);
+        for (Matcher m = NAME.matcher(s.text()); m.find(); ) {
+            String word = m.group();
+            if (word.contains(" ") || m.start() == 0 || asked.containsAll(QueryTerms.of(word))) {
+                continue;                    // a full name already, a sentence's first word, or a name asked about
+            }
+            Pattern longer = Pattern.compile("\\p{Lu}[\\p{L}'’-]+\\s+" + Pattern.quote(word) + "\\b|\\b"
+                    + Pattern.quote(word) + "\\s+\\p{Lu}[\\p{L}'’-]+");
+            for (int j = 0; j < i; j++) {
+                Sentences.Sentence before = sentences.get(j);
+                if (!before.heading() && !before.row() && longer.matcher(before.text()).find()) {
+                    return new Beside(display(before.text()), passage.sourceIds(before.start(), before.end()),
+                            j < i - 1);
+                }
+            }
+        }
+        return lead(passage, sentences, i, block);
     }
 
     /**

@@ -30,10 +30,22 @@ final class SupportingLines {
      * @return {@code {startLine, endLine}} in the document, within the block's range
      */
     static int[] of(String statement, ContextBlock block) {
-        String text = block.text();
         PageKind kind = PageKind.of(block.document());
         String claim = withoutPlace(DECORATION.matcher(lastItem(statement).strip()).replaceAll("").strip(), kind,
                 block);
+        // quotes of one passage with text left out between them (" … "): the lines from the first to the last
+        String[] parts = claim.split(" … ");
+        int[] lines = ofClaim(parts[0].strip(), block);
+        for (int k = 1; k < parts.length; k++) {
+            int[] found = ofClaim(parts[k].strip(), block);
+            lines = new int[] {Math.min(lines[0], found[0]), Math.max(lines[1], found[1])};
+        }
+        return lines;
+    }
+
+    private static int[] ofClaim(String claim, ContextBlock block) {
+        String text = block.text();
+        PageKind kind = PageKind.of(block.document());
         int[] quoted = quote(claim, text);
         if (quoted != null) {
             return lines(block, text, quoted[0], quoted[1]);

@@ -197,6 +197,24 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_aQuestionAskingForAFullName_quotesTheSentenceThatFirstNamesInFullWhomTheAnswerNamesByOneWord() {
+        // the sentence that answers says "Gia"; the question asks for her full name, given two sentences before
+        ContextBlock plot = block("plot.md", "Gia Matteo flirts with Christian at the party.\n"
+                + "Kate meets Ana for a drink.\nAna threatens to fire Gia after the party.");
+
+        ChatResult r = new ExtractiveBackend(1).chat(prompt(List.of(plot),
+                "What is the full name of the person Ana threatens to fire?"));
+
+        assertThat(r.text().lines().skip(1)).containsExactly("- Gia Matteo flirts with Christian at the party. … Ana "
+                + "threatens to fire Gia after the party. [SourceId: " + plot.sourceId() + "]");
+        Citation cited = CitationExtractor.standard().extract(r.text(), List.of(plot)).citations().get(0);
+        assertThat(new int[] {cited.startLine(), cited.endLine()}).containsExactly(1, 3);
+        // any other question quotes the sentence alone
+        assertThat(new ExtractiveBackend(1).chat(prompt(List.of(plot), "Whom does Ana threaten to fire?")).text())
+                .doesNotContain("Matteo");
+    }
+
+    @Test
     void chat_aSentenceHoldingTheWholeQuestion_isNotQuoted() {
         // a FAQ line and an example command ask the question itself; quoting them back answers nothing
         ContextBlock faq = block("faq.md", "Q: How are tenants isolated? Read on.\n\n"
