@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * quoted sentence that opens by referring back ("She played Talisa.", "It was the first final since 2002.") is quoted
  * with the sentence before it in its paragraph, which says whom or what it is about; for a question asking for a full
  * name, a sentence naming someone by one word is quoted after the passage's first sentence that names them in full
- * ("Gia Matteo flirts … … Ana threatens to fire Gia."). A table's rows are quoted one by
+ * ("Gia Matteo flirts with Christian. … Ana threatens to fire Gia."). A table's rows are quoted one by
  * one, each with its table's header row (once per answer), and a row is worth the question's words it and its header
  * hold: a whole table is never one sentence. A sentence ending in a colon that introduces a code block or a list
  * ("Add the dependency:") is quoted with it, line by line as written and indented under it, its SourceIds on the line
@@ -332,7 +332,7 @@ public final class ExtractiveBackend implements LlmBackend {
         List<Candidate> chosen = new ArrayList<>();
         for (Candidate c : best) {
             // Overlapping chunks repeat text: a sentence inside one already chosen (or around it) adds nothing, nor
-            // does a code line or list item a chosen sentence introduces (one it introduces takes a chosen one's place).
+            // does a code line or list item a chosen sentence introduces (the one introducing it takes its place).
             if (chosen.stream().noneMatch(o -> o.repeats(c))) {
                 chosen.removeIf(c::repeats);
                 chosen.add(c);

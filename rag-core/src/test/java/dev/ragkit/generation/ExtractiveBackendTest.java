@@ -175,7 +175,8 @@ final class ExtractiveBackendTest {
                 "Which modules do I add to use rag-core?"));
 
         assertThat(r.text()).endsWith("\n- Import the BOM, then add the modules you use:\n  ```xml\n  <dependency>\n"
-                + "    <artifactId>rag-core</artifactId>\n  </dependency>\n  ```\n  [SourceId: " + start.sourceId() + "]");
+                + "    <artifactId>rag-core</artifactId>\n  </dependency>\n  ```\n  [SourceId: " + start.sourceId()
+                + "]");
         assertThat(r.text().split("artifactId>rag-core", -1)).hasSize(2);       // the code line is not quoted again
         Citation cited = CitationExtractor.standard().extract(r.text(), List.of(other, start)).citations().stream()
                 .filter(c -> c.sourceId().equals(start.sourceId())).findFirst().orElseThrow();
