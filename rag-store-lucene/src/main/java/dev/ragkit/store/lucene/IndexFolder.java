@@ -79,6 +79,14 @@ final class IndexFolder {
         }
 
         /**
+         * @return whether RagKit may delete what the folder holds: its marker is there, or nothing but the lock and
+         *         the holder file (a folder made and left before it was marked), and no file RagKit did not write
+         */
+        boolean clearable() {
+            return (marked || empty()) && strangers.isEmpty();
+        }
+
+        /**
          * @return whether the folder is an index, or was one: RagKit's marker, a readable commit, or a file named
          *         like a Lucene commit
          */

@@ -240,15 +240,15 @@ final class LuceneIndex implements AutoCloseable {
 
     /**
      * Removes what a rebuild killed midway left beside the index ({@code .<name>.rebuild}, when it carries RagKit's
-     * marker). Only a writer holding the index's lock calls this, and a rebuild holds that lock from start to end, so
+     * marker, or holds nothing but a lock: killed before the marker was written). Only a writer holding the index's lock calls this, and a rebuild holds that lock from start to end, so
      * no rebuild is using it. Best effort: a leftover wastes space, nothing more.
      */
     private static void clearStaleStaging(Path dir) {
         Path staging = IndexFolder.staging(dir);
         try {
-            if (Files.isDirectory(staging) && IndexFolder.isMarked(staging)) {
+            if (Files.isDirectory(staging)) {
                 IndexFolder.Contents contents = IndexFolder.inspect(staging, true);
-                if (contents.strangers().isEmpty()) {
+                if (contents.clearable()) {
                     IndexFolder.deleteOwn(contents);
                 }
             }

@@ -145,7 +145,7 @@ public final class LuceneRebuild implements AutoCloseable {
         if (!contents.exists()) {
             return;
         }
-        if (!contents.marked() && !contents.empty() || !contents.strangers().isEmpty()) {
+        if (!contents.clearable()) {
             throw new StoreException("a rebuild stages the new index in " + staging + ", but that folder holds "
                     + IndexFolder.names(all(contents)) + " and was not made by RagKit. Nothing was changed. Move it"
                     + " away, then rebuild again", false);

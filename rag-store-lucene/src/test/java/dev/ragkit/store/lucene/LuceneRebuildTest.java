@@ -367,6 +367,22 @@ final class LuceneRebuildTest {
         assertThat(staging).doesNotExist();
     }
 
+    @Test
+    void build_writerAfterARebuildKilledBeforeItsMarker_removesTheEmptyStagingButNotAForeignOne() throws IOException {
+        // the randomized crash test killed a rebuild between making the staging folder and marking it
+        Path dir = index("idx", "old.md");
+        Path staging = Files.createDirectories(tmp.resolve(".idx.rebuild"));
+        Files.createFile(staging.resolve(LuceneIndex.LOCK_FILE));
+
+        at(dir).build().close();
+
+        assertThat(staging).doesNotExist();
+        Files.createDirectories(staging);
+        Files.writeString(staging.resolve("notes.txt"), "someone's notes");
+        at(dir).build().close();
+        assertThat(staging.resolve("notes.txt")).hasContent("someone's notes");
+    }
+
     private static List<String> fileNames(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             return files.map(p -> p.getFileName().toString()).sorted().toList();
