@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -89,10 +90,10 @@ public final class ExtractiveBackend implements LlmBackend {
             Pattern.compile("(He|She|It|They|His|Her|Its|Their|This|These|Those)\\b");
     /** A personal pronoun opening a sentence: its subject was named in the sentence before. */
     private static final Pattern PRONOUN = Pattern.compile("(He|She|His|Her|They|Their)\\b");
-    /** A question asking for someone's full name. */
-    private static final Pattern FULL_NAME = Pattern.compile("\\bfull names?\\b", Pattern.CASE_INSENSITIVE);
+    /** A capitalised word, as a regular expression. */
+    private static final String CAPITALISED = "\\p{Lu}[\\p{L}'’-]+";
     /** A run of capitalised words: a name, or a name's parts. */
-    private static final Pattern NAME = Pattern.compile("\\p{Lu}[\\p{L}'’-]+(?:\\s+\\p{Lu}[\\p{L}'’-]+)*");
+    private static final Pattern NAME = Pattern.compile(CAPITALISED + "(?:\\s+" + CAPITALISED + ")*");
     /**
      * What a sentence is worth at least, as a share of the worth of the sentence before it in its paragraph: the
      * sentence after the one that names the subject often holds the answer without naming it again ("It has...").
@@ -231,10 +232,11 @@ public final class ExtractiveBackend implements LlmBackend {
     /**
      * A sentence that may be quoted: its passage's first block (for its place: the passage's blocks share page and
      * section), the SourceIds of the blocks it stands in, its worth, whether it holds the kind of answer asked for,
-     * and whether a sentence of its passage holds the question's words.
+     * whether a sentence of its passage holds the question's words, what it is quoted after (found only when chosen:
+     * finding it may look through the passage) and what it is quoted with after it.
      */
     private record Candidate(String text, Block block, List<String> sourceIds, int order, double worth,
-            boolean ofKind, boolean besideWords, @Nullable Beside lead, @Nullable Beside follow) {
+            boolean ofKind, boolean besideWords, Supplier<@Nullable Beside> lead, @Nullable Beside follow) {
         Candidate withWorth(double newWorth) {
             return new Candidate(text, block, sourceIds, order, newWorth, ofKind, besideWords, lead, follow);
         }
@@ -291,7 +293,7 @@ public final class ExtractiveBackend implements LlmBackend {
         Map<String, Double> weights = QueryTerms.rarity(asked, blockTerms);
         AnswerKind kind = AnswerKind.of(question);
         String echo = echo(question);
-        boolean fullName = FULL_NAME.matcher(question).find();
+        boolean fullName = AnswerKind.asksFullName(question);
         List<Candidate> candidates = new ArrayList<>();
         for (Passage passage : passages(blocks)) {
             Block b = passage.blocks().get(0);
@@ -307,6 +309,7 @@ public final class ExtractiveBackend implements LlmBackend {
             double[] worth = worths(sentences, follows, asked, weights, b);
             boolean words = Arrays.stream(worth).anyMatch(w -> w > 0);
             for (int i = 0; i < sentences.size(); i++) {
+                int at = i;
                 Sentences.Sentence s = sentences.get(i);
                 // without the question's words, only in running text: rows and a slide's paragraphs stand alone,
                 // and look alike to a model ("South | 950" and "North | 1200")
@@ -315,7 +318,8 @@ public final class ExtractiveBackend implements LlmBackend {
                     String text = display(s.text());
                     candidates.add(new Candidate(text, b, passage.sourceIds(s.start(), s.end()), candidates.size(),
                             worth[i], kind.heldBy(text, asked), words,
-                            fullName ? named(passage, sentences, i, asked, b) : lead(passage, sentences, i, b),
+                            fullName ? () -> named(passage, sentences, at, asked, b)
+                                    : () -> lead(passage, sentences, at, b),
                             follows.get(i)));
                 }
             }
@@ -345,7 +349,7 @@ public final class ExtractiveBackend implements LlmBackend {
         StringBuilder out = new StringBuilder(LABEL);
         Set<String> leads = new HashSet<>();
         for (Candidate c : chosen) {
-            Beside lead = c.lead();
+            Beside lead = c.lead().get();
             boolean led = lead != null && chosen.stream().noneMatch(o -> o.text().contains(lead.text()))
                     && leads.add(lead.text());
             String text = led ? lead.text() + (lead.apart() ? " … " : " ") + c.text() : c.text();
@@ -398,8 +402,8 @@ public final class ExtractiveBackend implements LlmBackend {
             if (word.contains(" ") || m.start() == 0 || asked.containsAll(QueryTerms.of(word))) {
                 continue;                    // a full name already, a sentence's first word, or a name asked about
             }
-            Pattern longer = Pattern.compile("\\p{Lu}[\\p{L}'’-]+\\s+" + Pattern.quote(word) + "\\b|\\b"
-                    + Pattern.quote(word) + "\\s+\\p{Lu}[\\p{L}'’-]+");
+            Pattern longer = Pattern.compile(CAPITALISED + "\\s+" + Pattern.quote(word) + "\\b|\\b"
+                    + Pattern.quote(word) + "\\s+" + CAPITALISED);
             for (int j = 0; j < i; j++) {
                 Sentences.Sentence before = sentences.get(j);
                 if (!before.heading() && !before.row() && longer.matcher(before.text()).find()) {

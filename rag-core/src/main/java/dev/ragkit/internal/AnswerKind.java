@@ -40,6 +40,7 @@ public enum AnswerKind {
     private static final Pattern QUANTITY_WORDS = Pattern.compile(
             "\\d|\\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?"
             + "|millions?|billions?|trillions?)\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern FULL_NAME_QUESTION = Pattern.compile("\\bfull names?\\b");
     /** A capitalised word that does not start the sentence. */
     private static final Pattern NAME = Pattern.compile("(?<=[\\s(,;\"“])\\p{Lu}[\\p{L}\\p{N}'’.-]*");
 
@@ -56,6 +57,15 @@ public enum AnswerKind {
             return QUANTITY;
         }
         return PERSON_QUESTION.matcher(q).find() ? PERSON : ANY;
+    }
+
+    /**
+     * @param question a question
+     * @return whether it asks for someone's full name ("What is the full name of the man who …"): a name of one word
+     *         is not the answer, though {@link #PERSON} counts it as one
+     */
+    public static boolean asksFullName(String question) {
+        return FULL_NAME_QUESTION.matcher(Objects.requireNonNull(question, "question").toLowerCase(Locale.ROOT)).find();
     }
 
     /**

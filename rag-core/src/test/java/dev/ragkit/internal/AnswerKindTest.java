@@ -30,6 +30,14 @@ final class AnswerKindTest {
     }
 
     @Test
+    void asksFullName_onlyWhenTheQuestionSaysFullName() {
+        assertThat(AnswerKind.asksFullName("What is the Full Name of the man Ana fires?")).isTrue();
+        assertThat(AnswerKind.asksFullName("What are the full names of the two sisters?")).isTrue();
+        assertThat(AnswerKind.asksFullName("What is the first name of the man Ana fires?")).isFalse();
+        assertThat(AnswerKind.asksFullName("Who wrote a fullname resolver?")).isFalse();
+    }
+
+    @Test
     void heldBy_aTimeIsAYearADecadeAMonthOrACentury() {
         Set<String> asked = QueryTerms.of("When did the gecko first appear?");
         assertThat(AnswerKind.TIME.heldBy("The gecko first appeared in 2000, during a strike.", asked)).isTrue();
