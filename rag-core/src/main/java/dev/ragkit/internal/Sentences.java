@@ -68,6 +68,8 @@ public final class Sentences {
     /** A markdown table's line under its header: {@code |---|:---:|}, {@code --- | ---}. */
     private static final Pattern TABLE_RULE = Pattern.compile("\\s*\\|?\\s*:?-+:?\\s*(\\|\\s*:?-+:?\\s*)+\\|?\\s*"
             + "|\\s*\\|\\s*:?-+:?\\s*\\|\\s*");
+    /** A closing quote or bracket that may stand between a sentence's full stop and the next one glued to it. */
+    private static final String GLUED_CLOSERS = "\"”’)";
     private static final Pattern HEADING_TEXT = Pattern.compile("[\\p{Lu}\\p{N}][\\p{L}\\p{N} '&()-]*");
 
     private Sentences() {
@@ -303,9 +305,60 @@ public final class Sentences {
             if (noEndAt(text, end)) {
                 continue;
             }
+            for (int glued = start + 1; glued < end; glued++) {      // "a heretic.By 1672 he", which the JDK keeps
+                if (gluedAt(text, glued)) {
+                    add(out, passage, lines, from + start, from + glued, false, false, null);
+                    start = glued;
+                }
+            }
             add(out, passage, lines, from + start, from + end, false, false, null);
             start = end;
         }
+    }
+
+    /**
+     * Whether a sentence ends at {@code end} with no space after it: a word in lower case, a full stop, "!" or "?"
+     * (and a closing quote or bracket), then a capitalised word and white space — "described as a heretic.By 1672
+     * he", as paragraphs joined without a space read (scraped and extracted text). Not inside a dotted name
+     * ({@code java.util.List is}, {@code e.g.The}), a call ({@code list.Add(x)}) or a file name ({@code notes.Txt.md}):
+     * the word before must stand alone and the one after end before white space or punctuation that ends a clause.
+     *
+     * @param text the text
+     * @param end  the place: just after the punctuation (or its closing quote), before the capital
+     * @return whether a sentence ends there
+     */
+    public static boolean gluedAt(String text, int end) {
+        if (end < 3 || end + 2 > text.length() || !Character.isUpperCase(text.charAt(end))
+                || !Character.isLowerCase(text.charAt(end + 1))) {
+            return false;
+        }
+        int stop = end - 1;
+        if (GLUED_CLOSERS.indexOf(text.charAt(stop)) >= 0) {
+            stop--;
+        }
+        if (stop < 2 || ".!?".indexOf(text.charAt(stop)) < 0) {
+            return false;
+        }
+        int word = stop;
+        while (word > 0 && Character.isLetterOrDigit(text.charAt(word - 1))) {
+            word--;
+        }
+        boolean standsAlone = word == 0 || Character.isWhitespace(text.charAt(word - 1))
+                || "(\"“'‘".indexOf(text.charAt(word - 1)) >= 0;
+        if (stop - word < 2 || !isLowerOrDigit(text.charAt(stop - 1)) || !isLowerOrDigit(text.charAt(stop - 2))
+                || !standsAlone) {
+            return false;
+        }
+        int after = end + 1;
+        while (after < text.length() && Character.isLowerCase(text.charAt(after))) {
+            after++;
+        }
+        return after == text.length() || Character.isWhitespace(text.charAt(after))
+                || ",;:".indexOf(text.charAt(after)) >= 0;
+    }
+
+    private static boolean isLowerOrDigit(char c) {
+        return Character.isLowerCase(c) || Character.isDigit(c);
     }
 
     /**

@@ -316,6 +316,26 @@ final class TokenWindowChunkerTest {
     }
 
     @Test
+    void chunk_longLineOfSentencesGluedWithoutSpaces_isCutBetweenThem() {
+        // paragraphs joined without a space ("a heretic.By 1672"): cut there, not inside a sentence after some word
+        Random random = new Random(23);
+        StringBuilder line = new StringBuilder();
+        for (int day = 1; day <= 80; day++) {
+            line.append("By day ").append(day).append(' ')
+                    .append(sentences(random, 10 + random.nextInt(120)).replaceAll("[.!?]", "")).append(" they rested.");
+        }
+        ParsedDocument document = document(List.of(line.toString()));
+        TokenWindowChunker chunker = chunker(CL100K, 200, 0);
+
+        List<TextChunk> chunks = chunker.chunk(document);
+
+        assertThat(chunks).hasSizeGreaterThan(10);
+        assertThat(String.join("", freshTexts(document, chunks))).isEqualTo(line.toString());
+        assertThat(chunks.subList(0, chunks.size() - 1))
+                .allSatisfy(c -> assertThat(c.text()).endsWith(" they rested."));
+    }
+
+    @Test
     void chunk_longLineWithoutSentenceEnds_isSplitAfterWordsWithWordOverlap() {
         Random random = new Random(12);
         String line = words(random, 4000).replace(".", "").replace("?", "");

@@ -27,6 +27,21 @@ final class SentencesTest {
     }
 
     @Test
+    void of_sentencesGluedWithoutASpace_areTwo_butDottedNamesCallsAndAbbreviationsAreNot() {
+        // paragraphs joined without a space, as scraped and extracted text often reads
+        assertThat(texts("He was called a heretic.By 1672 he kept notebooks. It ended in 1965.\"The strike was over.",
+                null)).containsExactly("He was called a heretic.", "By 1672 he kept notebooks.", "It ended in 1965.\"",
+                "The strike was over.");
+        assertThat(texts("Use java.util.List here. Call list.Add(x) or see e.g.The manual, or notes.Txt.md today.",
+                null)).containsExactly("Use java.util.List here.",
+                "Call list.Add(x) or see e.g.The manual, or notes.Txt.md today.");
+        assertThat(Sentences.gluedAt("a heretic.By 1672", 10)).isTrue();
+        assertThat(Sentences.gluedAt("a heretic.By 1672", 9)).isFalse();   // not after the full stop
+        assertThat(Sentences.gluedAt("the U.S.Army base", 8)).isFalse();    // one letter before the stop
+        assertThat(Sentences.gluedAt("ends here.Nowhere", 10)).isTrue();    // the text's end after the word
+    }
+
+    @Test
     void of_rowsOfASheet_areEachAUnitOfTheirOwn() {
         String sheet = "Region | Q3\nRegion: North | Q3: 1200\nRegion: South | Q3: 950\nRegion: East | Q3: 700";
 
