@@ -1,7 +1,5 @@
 package dev.ragkit.generation;
 
-import dev.ragkit.grounding.Citation;
-import dev.ragkit.grounding.CitationExtractor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ragkit.RagPipeline;
@@ -12,6 +10,7 @@ import dev.ragkit.embedding.Embedder;
 import dev.ragkit.embedding.SimilarityScale;
 import dev.ragkit.error.RagException;
 import dev.ragkit.grounding.Citation;
+import dev.ragkit.grounding.CitationExtractor;
 import dev.ragkit.grounding.SelfRating;
 import dev.ragkit.prompt.ContextBlock;
 import dev.ragkit.prompt.PromptBuilder;
@@ -24,6 +23,7 @@ import dev.ragkit.store.StoredDocument;
 import dev.ragkit.store.inmemory.InMemoryDocumentStore;
 import dev.ragkit.testing.HashedBagOfWordsEmbedder;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
@@ -140,6 +140,33 @@ final class ExtractiveBackendTest {
         // across a blank line nothing is brought along: "It premiered" opens its own paragraph
         ChatResult premiere = new ExtractiveBackend(1).chat(prompt(List.of(bio), "When did it premiere in 2011?"));
         assertThat(premiere.text()).endsWith("\n- It premiered in 2011. [SourceId: " + bio.sourceId() + "]");
+    }
+
+    @Test
+    void chat_twoSentencesHoldingTheQuestionAboutAsWell_theBetterMatchedDocumentsIsQuoted() {
+        // the prompt lists the best-matched documents first; eight others stand between the two that hold the words
+        ContextBlock first = block("first.md",
+                "The harbour bridge opened to ferry traffic.\n\nIt was shut one winter.");
+        ContextBlock last = block("last.md", "The harbour bridge opened to ferry traffic in winter.");
+        List<ContextBlock> others = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            others.add(block("other-" + i + ".md", "Apples grow in orchard number " + i + "."));
+        }
+        String question = "When was the harbour bridge opened to ferry traffic in winter?";
+        List<ContextBlock> ranked = new ArrayList<>(List.of(first));
+        ranked.addAll(others);
+        ranked.add(last);
+
+        String answer = new ExtractiveBackend(1).chat(prompt(ranked, question)).text();
+
+        // the last document's sentence holds one word more, not enough to pass the first document's
+        assertThat(answer).endsWith("\n- The harbour bridge opened to ferry traffic. [SourceId: " + first.sourceId()
+                + "]");
+        // the same blocks in the other order: the place decides, not the text
+        Collections.reverse(ranked);
+        assertThat(new ExtractiveBackend(1).chat(prompt(ranked, question)).text())
+                .endsWith("\n- The harbour bridge opened to ferry traffic in winter. [SourceId: " + last.sourceId()
+                        + "]");
     }
 
     @Test
