@@ -322,7 +322,8 @@ final class TokenWindowChunkerTest {
         StringBuilder line = new StringBuilder();
         for (int day = 1; day <= 80; day++) {
             line.append("By day ").append(day).append(' ')
-                    .append(sentences(random, 10 + random.nextInt(120)).replaceAll("[.!?]", "")).append(" they rested.");
+                    .append(sentences(random, 10 + random.nextInt(120)).replaceAll("[.!?]", ""))
+                    .append(" they rested.");
         }
         ParsedDocument document = document(List.of(line.toString()));
         TokenWindowChunker chunker = chunker(CL100K, 200, 0);

@@ -240,8 +240,9 @@ final class LuceneIndex implements AutoCloseable {
 
     /**
      * Removes what a rebuild killed midway left beside the index ({@code .<name>.rebuild}, when it carries RagKit's
-     * marker, or holds nothing but a lock: killed before the marker was written). Only a writer holding the index's lock calls this, and a rebuild holds that lock from start to end, so
-     * no rebuild is using it. Best effort: a leftover wastes space, nothing more.
+     * marker, or holds nothing but a lock: killed before the marker was written). Only a writer holding the index's
+     * lock calls this, and a rebuild holds that lock from start to end, so no rebuild is using it. Best effort: a
+     * leftover wastes space, nothing more.
      */
     private static void clearStaleStaging(Path dir) {
         Path staging = IndexFolder.staging(dir);
