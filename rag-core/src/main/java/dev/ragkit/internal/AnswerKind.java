@@ -18,10 +18,15 @@ public enum AnswerKind {
     /** "How many …", "How long …", "What is the population of …": a number, in digits or in words. */
     QUANTITY,
     /**
-     * "Who …", "Whom …", "Whose …", "What is the (first, last, full …) name of …": a capitalised name that the question
-     * does not hold.
+     * "Who …", "Whom …", "Whose …", "What is the (first, last, full …) name of …", "In which country …", "What city …":
+     * a capitalised name that the question does not hold.
      */
-    PERSON,
+    NAME,
+    /**
+     * "Where …": a capitalised name the question does not hold (not a month's or a day's) after a word that places
+     * ("in", "at", "near", "from" …).
+     */
+    PLACE,
     /** Any other question. */
     ANY;
 
@@ -34,15 +39,24 @@ public enum AnswerKind {
             + "|weight|temperature))\\b");
     private static final Pattern PERSON_QUESTION = Pattern.compile("^(who|whom|whose|(what|which)('s| is| was| are"
             + "| were)? (the )?((first|last|full|given|maiden|real|birth|middle|stage) )?names?)\\b");
+    private static final Pattern PLACE_QUESTION = Pattern.compile("^where\\b");
+    private static final Pattern PLACE_NAME_QUESTION = Pattern.compile("^((in|at|from|to|on) )?(what|which) (country"
+            + "|countries|city|cities|state|states|town|county|province|region|continent|island|village|river|sea"
+            + "|ocean|mountain|capital|nation)\\b");
+    private static final String MONTHS = "January|February|March|April|May|June|July|August|September|October"
+            + "|November|December";
     private static final Pattern TIME_WORDS = Pattern.compile(
-            "\\b(1[0-9]{3}|20[0-9]{2}|[0-9]{1,4}s|January|February|March|April|May|June|July|August|September"
-            + "|October|November|December|century|centuries|BCE?|AD|CE)\\b");
+            "\\b(1[0-9]{3}|20[0-9]{2}|[0-9]{1,4}s|" + MONTHS + "|century|centuries|BCE?|AD|CE)\\b");
     private static final Pattern QUANTITY_WORDS = Pattern.compile(
             "\\d|\\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?"
             + "|millions?|billions?|trillions?)\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern FULL_NAME_QUESTION = Pattern.compile("\\bfull names?\\b");
+    /** A capitalised name, not a month's or a day's, after a word that places: group 1 the name. */
+    private static final Pattern PLACED = Pattern.compile("\\b(?:in|at|near|from|outside|inside|across|throughout"
+            + "|within|between|into|off|to|on)\\s+(?:the\\s+)?(?!(?:" + MONTHS + "|Monday|Tuesday|Wednesday|Thursday|Friday"
+            + "|Saturday|Sunday)\\b)(\\p{Lu}[\\p{L}\\p{N}'’.-]*)");
     /** A capitalised word that does not start the sentence. */
-    private static final Pattern NAME = Pattern.compile("(?<=[\\s(,;\"“])\\p{Lu}[\\p{L}\\p{N}'’.-]*");
+    private static final Pattern CAPITALISED_WORD = Pattern.compile("(?<=[\\s(,;\"“])\\p{Lu}[\\p{L}\\p{N}'’.-]*");
 
     /**
      * @param question a question
@@ -56,13 +70,16 @@ public enum AnswerKind {
         if (QUANTITY_QUESTION.matcher(q).find()) {
             return QUANTITY;
         }
-        return PERSON_QUESTION.matcher(q).find() ? PERSON : ANY;
+        if (PERSON_QUESTION.matcher(q).find() || PLACE_NAME_QUESTION.matcher(q).find()) {
+            return NAME;
+        }
+        return PLACE_QUESTION.matcher(q).find() ? PLACE : ANY;
     }
 
     /**
      * @param question a question
      * @return whether it asks for someone's full name ("What is the full name of the man who …"): a name of one word
-     *         is not the answer, though {@link #PERSON} counts it as one
+     *         is not the answer, though {@link #NAME} counts it as one
      */
     public static boolean asksFullName(String question) {
         return FULL_NAME_QUESTION.matcher(Objects.requireNonNull(question, "question").toLowerCase(Locale.ROOT)).find();
@@ -80,16 +97,23 @@ public enum AnswerKind {
                 return TIME_WORDS.matcher(text).find();
             case QUANTITY:
                 return QUANTITY_WORDS.matcher(text).find();
-            case PERSON:
-                for (Matcher m = NAME.matcher(text); m.find(); ) {
-                    Set<String> name = QueryTerms.of(m.group());
-                    if (!name.isEmpty() && !asked.containsAll(name)) {
-                        return true;
-                    }
-                }
-                return false;
+            case NAME:
+                return nameNotAsked(CAPITALISED_WORD.matcher(text), 0, asked);
+            case PLACE:
+                return nameNotAsked(PLACED.matcher(text), 1, asked);
             default:
                 return false;
         }
+    }
+
+    /** Whether group {@code group} of a match is a name with a word that the question does not hold. */
+    private static boolean nameNotAsked(Matcher names, int group, Set<String> asked) {
+        while (names.find()) {
+            Set<String> name = QueryTerms.of(names.group(group));
+            if (!name.isEmpty() && !asked.containsAll(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

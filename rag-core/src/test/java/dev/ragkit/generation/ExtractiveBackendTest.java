@@ -295,6 +295,23 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_questionAskingWhere_prefersTheSentenceThatPlacesItInANamedPlace() {
+        // the first sentence holds three of the question's four words, the second two and "in Vancouver"
+        ContextBlock a = block("apes.md", "The Apes sequel was filmed over five months.\n\n"
+                + "Reeves filmed it in Vancouver.");
+
+        String where = new ExtractiveBackend(1).chat(prompt(List.of(a), "Where was the Apes sequel filmed by Reeves?"))
+                .text();
+        String how = new ExtractiveBackend(1).chat(prompt(List.of(a), "How was the Apes sequel filmed by Reeves?"))
+                .text();
+
+        assertThat(where.lines().skip(1)).containsExactly("- Reeves filmed it in Vancouver. [SourceId: "
+                + a.sourceId() + "]");
+        assertThat(how.lines().skip(1)).containsExactly("- The Apes sequel was filmed over five months. [SourceId: "
+                + a.sourceId() + "]");
+    }
+
+    @Test
     void chat_sentenceHoldingTheKindAsked_isQuotedBesideTheQuestionsWords_thoughTheEmbedderFindsItFar() {
         // "The story opens in late 1967" shares no word with the question, and the toy embedder (a bag of words)
         // finds it the least similar sentence; the year in another document's passage stays out

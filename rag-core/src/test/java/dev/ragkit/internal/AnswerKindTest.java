@@ -15,15 +15,19 @@ final class AnswerKindTest {
         assertThat(AnswerKind.of("How many days are in the lunar year?")).isEqualTo(AnswerKind.QUANTITY);
         assertThat(AnswerKind.of("How long does a cold usually last?")).isEqualTo(AnswerKind.QUANTITY);
         assertThat(AnswerKind.of("What is the population of Oslo?")).isEqualTo(AnswerKind.QUANTITY);
-        assertThat(AnswerKind.of("Who was the first director of the CIA?")).isEqualTo(AnswerKind.PERSON);
-        assertThat(AnswerKind.of("Whose portrait hangs in the hall?")).isEqualTo(AnswerKind.PERSON);
+        assertThat(AnswerKind.of("Who was the first director of the CIA?")).isEqualTo(AnswerKind.NAME);
+        assertThat(AnswerKind.of("Whose portrait hangs in the hall?")).isEqualTo(AnswerKind.NAME);
         // a question asking for a name asks for a capitalised name too
-        assertThat(AnswerKind.of("What is the first name of the man who shot Tom?")).isEqualTo(AnswerKind.PERSON);
-        assertThat(AnswerKind.of("What's the full name of Rogers' company?")).isEqualTo(AnswerKind.PERSON);
-        assertThat(AnswerKind.of("What were the names of the victims?")).isEqualTo(AnswerKind.PERSON);
-        assertThat(AnswerKind.of("Which name did the band take?")).isEqualTo(AnswerKind.PERSON);
+        assertThat(AnswerKind.of("What is the first name of the man who shot Tom?")).isEqualTo(AnswerKind.NAME);
+        assertThat(AnswerKind.of("What's the full name of Rogers' company?")).isEqualTo(AnswerKind.NAME);
+        assertThat(AnswerKind.of("What were the names of the victims?")).isEqualTo(AnswerKind.NAME);
+        assertThat(AnswerKind.of("Which name did the band take?")).isEqualTo(AnswerKind.NAME);
         // anything else, and words that only start like a question word
+        assertThat(AnswerKind.of("Where was the film shot?")).isEqualTo(AnswerKind.PLACE);
+        assertThat(AnswerKind.of("In which country is Lake Malawi?")).isEqualTo(AnswerKind.NAME);
+        assertThat(AnswerKind.of("what state is colby cheese from")).isEqualTo(AnswerKind.NAME);
         assertThat(AnswerKind.of("What is a rift lake?")).isEqualTo(AnswerKind.ANY);
+        assertThat(AnswerKind.of("Whereas the law changed, what stayed?")).isEqualTo(AnswerKind.ANY);
         assertThat(AnswerKind.of("What is the namesake of the lake?")).isEqualTo(AnswerKind.ANY);
         assertThat(AnswerKind.of("Whenever the index changes, what happens?")).isEqualTo(AnswerKind.ANY);
         assertThat(AnswerKind.of("Wann wurde Berlin gegründet?")).isEqualTo(AnswerKind.ANY);
@@ -58,10 +62,20 @@ final class AnswerKindTest {
     @Test
     void heldBy_aPersonIsANameTheQuestionDoesNotHold() {
         Set<String> asked = QueryTerms.of("Who was the first director of the CIA?");
-        assertThat(AnswerKind.PERSON.heldBy("The post was first held by Admiral Sidney Souers.", asked)).isTrue();
-        assertThat(AnswerKind.PERSON.heldBy("The director of the CIA is appointed.", asked)).isFalse();
-        assertThat(AnswerKind.PERSON.heldBy("The post of the CIA director is old.", asked)).isFalse();
-        assertThat(AnswerKind.PERSON.heldBy("Sidney was first.", asked)).isFalse();   // a sentence's first word
+        assertThat(AnswerKind.NAME.heldBy("The post was first held by Admiral Sidney Souers.", asked)).isTrue();
+        assertThat(AnswerKind.NAME.heldBy("The director of the CIA is appointed.", asked)).isFalse();
+        assertThat(AnswerKind.NAME.heldBy("The post of the CIA director is old.", asked)).isFalse();
+        assertThat(AnswerKind.NAME.heldBy("Sidney was first.", asked)).isFalse();   // a sentence's first word
+    }
+
+    @Test
+    void heldBy_aPlaceIsANameAfterAWordThatPlaces_notOneTheQuestionHolds() {
+        Set<String> asked = QueryTerms.of("Where was War for the Planet of the Apes filmed?");
+        assertThat(AnswerKind.PLACE.heldBy("Filming took place in the Lower Mainland in Vancouver.", asked)).isTrue();
+        assertThat(AnswerKind.PLACE.heldBy("It was shot near Kananaskis over two months.", asked)).isTrue();
+        assertThat(AnswerKind.PLACE.heldBy("The film premiered on July 10, 2017.", asked)).isFalse();
+        assertThat(AnswerKind.PLACE.heldBy("Filming of the Planet of the Apes sequel began late.", asked)).isFalse();
+        assertThat(AnswerKind.PLACE.heldBy("The score was written by Michael Giacchino.", asked)).isFalse();
     }
 
     @Test
