@@ -356,7 +356,7 @@ public final class ExtractiveBackend implements LlmBackend {
         for (Candidate c : best) {
             // Overlapping chunks repeat text: a sentence inside one already chosen (or around it) adds nothing, nor
             // does a code line or list item a chosen sentence introduces (the one introducing it takes its place).
-            if (chosen.stream().noneMatch(o -> o.repeats(c))) {
+            if (chosen.stream().noneMatch(o -> o.repeats(c)) && !goesOnFromEcho(c, echo)) {
                 chosen.removeIf(c::repeats);
                 chosen.add(c);
             }
@@ -444,6 +444,18 @@ public final class ExtractiveBackend implements LlmBackend {
      */
     static boolean echoes(String sentence, String question) {
         return holds(sentence, echo(question));
+    }
+
+    /**
+     * Whether a candidate would be quoted after a sentence that asks the question itself ("Users asked "How are
+     * tenants isolated?" … They now find …"): a note about the question, not an answer to it.
+     */
+    private static boolean goesOnFromEcho(Candidate c, @Nullable String echo) {
+        if (echo == null) {
+            return false;
+        }
+        Beside lead = c.lead().get();
+        return lead != null && holds(lead.text(), echo);
     }
 
     /** Whether the sentence holds the question as {@link #echo} gives it; never for {@code null}. */

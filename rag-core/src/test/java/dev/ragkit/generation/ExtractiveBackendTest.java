@@ -260,6 +260,18 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_aSentenceGoingOnFromOneHoldingTheWholeQuestion_isNotQuoted() {
+        // "They now find" refers back to the sentence that asks the question, and would be quoted after it
+        ContextBlock notes = block("notes.md", "Users asked \"How are tenants isolated?\" and the guide said nothing. "
+                + "They now find the answer in the guide.\n\nTenants are isolated from each other on every read path.");
+
+        String text = new ExtractiveBackend().chat(prompt(List.of(notes), "How are tenants isolated?")).text();
+
+        assertThat(text).contains("- Tenants are isolated from each other on every read path.")
+                .doesNotContain("Users asked").doesNotContain("They now find");
+    }
+
+    @Test
     void chat_sentenceHoldingTheKindOfAnswerAsked_isPreferredToOneHoldingMoreOfTheQuestionsWords() {
         // the first sentence holds three of the question's four words, the second two and the year a "when" asks for
         ContextBlock a = block("geico.md", "Geico ads feature a gecko mascot voiced by an actor.\n\n"
