@@ -332,7 +332,7 @@ public final class ExtractiveBackend implements LlmBackend {
                 // without the question's words, only in running text: rows and a slide's paragraphs stand alone,
                 // and look alike to a model ("South | 950" and "North | 1200")
                 if (!s.heading() && (worth[i] > 0 || embedder != null && !standsAlone(s, b))
-                        && !holds(s.text(), echo)) {
+                        && !holds(s.text(), echo) && !goesOnFromEcho(passage, sentences, i, b, echo)) {
                     String text = display(s.text());
                     candidates.add(new Candidate(text, b, passage.sourceIds(s.start(), s.end()), candidates.size(),
                             worth[i], kind.heldBy(text, asked), words,
@@ -348,15 +348,14 @@ public final class ExtractiveBackend implements LlmBackend {
         if (candidates.isEmpty()) {
             return LABEL + " no sentence of the documents found matches the question.";
         }
-        candidates = typed(candidates);
-        candidates = ranked(candidates, blocks);
+        candidates = weighed(candidates, blocks);
         List<Candidate> best = new ArrayList<>(candidates);
         best.sort(Comparator.comparingDouble((Candidate c) -> -c.worth()).thenComparingInt(Candidate::order));
         List<Candidate> chosen = new ArrayList<>();
         for (Candidate c : best) {
             // Overlapping chunks repeat text: a sentence inside one already chosen (or around it) adds nothing, nor
             // does a code line or list item a chosen sentence introduces (the one introducing it takes its place).
-            if (chosen.stream().noneMatch(o -> o.repeats(c)) && !goesOnFromEcho(c, echo)) {
+            if (chosen.stream().noneMatch(o -> o.repeats(c))) {
                 chosen.removeIf(c::repeats);
                 chosen.add(c);
             }
@@ -447,14 +446,15 @@ public final class ExtractiveBackend implements LlmBackend {
     }
 
     /**
-     * Whether a candidate would be quoted after a sentence that asks the question itself ("Users asked "How are
-     * tenants isolated?" … They now find …"): a note about the question, not an answer to it.
+     * Whether sentence {@code i} would be quoted after the sentence before it, which asks the question itself ("Users
+     * asked "How are tenants isolated?" … They now find …"): a note about the question, not an answer to it.
      */
-    private static boolean goesOnFromEcho(Candidate c, @Nullable String echo) {
-        if (echo == null) {
+    private static boolean goesOnFromEcho(Passage passage, List<Sentences.Sentence> sentences, int i, Block block,
+            @Nullable String echo) {
+        if (i == 0 || !holds(sentences.get(i - 1).text(), echo)) {
             return false;
         }
-        Beside lead = c.lead().get();
+        Beside lead = lead(passage, sentences, i, block);
         return lead != null && holds(lead.text(), echo);
     }
 
@@ -572,23 +572,20 @@ public final class ExtractiveBackend implements LlmBackend {
     }
 
     /**
-     * The candidates, each worth more by its document's place in the prompt: {@value #DOCUMENT_RANK} for the first
-     * document's sentences, falling evenly to nothing after the last.
+     * The candidates, worth more by what they hold besides the question's words: {@value #KIND} when they hold an
+     * answer of the kind the question asks for, and by their document's place in the prompt, {@value #DOCUMENT_RANK}
+     * for the first document's sentences, falling evenly to nothing after the last.
      */
-    private static List<Candidate> ranked(List<Candidate> candidates, List<Block> blocks) {
+    private static List<Candidate> weighed(List<Candidate> candidates, List<Block> blocks) {
         Map<String, Integer> place = new HashMap<>();
         for (Block b : blocks) {
             place.putIfAbsent(b.document(), place.size());
         }
         double documents = place.size();
         return candidates.stream()
-                .map(c -> c.withWorth(c.worth() + DOCUMENT_RANK * (1 - place.get(c.block().document()) / documents)))
+                .map(c -> c.withWorth(c.worth() + (c.ofKind() ? KIND : 0)
+                        + DOCUMENT_RANK * (1 - place.get(c.block().document()) / documents)))
                 .toList();
-    }
-
-    /** The candidates, those holding an answer of the kind the question asks for worth {@value #KIND} more. */
-    private static List<Candidate> typed(List<Candidate> candidates) {
-        return candidates.stream().map(c -> c.ofKind() ? c.withWorth(c.worth() + KIND) : c).toList();
     }
 
     /** The blocks in runs that go on from each other: one document's consecutive chunks, one page, one section. */
