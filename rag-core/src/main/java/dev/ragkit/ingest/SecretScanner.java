@@ -36,7 +36,8 @@ import org.jspecify.annotations.Nullable;
  *       (see {@link #trivial}): {@code DB_PASSWORD=…}, {@code api_key: …}, {@code secret = "…"},
  *       {@code "token": "…"}, {@code <password>…</password>}. Only the value is replaced, so
  *       {@code DB_PASSWORD=[REDACTED: password]} still says where the password is set. Prose ("the password policy
- *       says …"), references ({@code password = getPassword()}, {@code ${DB_PASSWORD}}, {@code config.password}),
+ *       says …", a sentence going on after a colon: {@code … count its tokens: RagKit}), references
+ *       ({@code password = getPassword()}, {@code ${DB_PASSWORD}}, {@code config.password}),
  *       placeholders ({@code <your token>}, {@code changeme}, {@code ****}) and numbers ({@code max_tokens = 4096})
  *       are left alone;</li>
  *   <li><b>private key blocks</b> ({@code -----BEGIN … PRIVATE KEY-----} to its {@code END} line): every line of
@@ -52,7 +53,7 @@ final class SecretScanner {
      * The detector's version, recorded with every document indexed with redaction; raised when the rules change so
      * that re-indexing redacts unchanged files with the new rules.
      */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     private static final String B62 = "[A-Za-z0-9]";
     private static final Pattern KEY_BEGIN = Pattern.compile("-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----");
@@ -145,6 +146,14 @@ final class SecretScanner {
     private static final Pattern CODE = Pattern.compile("[()\\[\\]{}]|^[A-Za-z_$][\\w$]*(?:\\.[A-Za-z_$][\\w$]*)+$"
             + "|^[a-z]+(?:[A-Z][a-z]+)+$|^[A-Za-z]+(?:_[A-Za-z]+)+$|^[A-Z]+$");
     private static final int MIN_VALUE = 6;
+    /**
+     * A word of prose: letters only, capitalised, maybe joined to more capitalised words ({@code RagKit}). After a
+     * colon that follows a word in the middle of a sentence ({@code … cannot count its tokens: RagKit measures …},
+     * where a wrapped line ends), it is the sentence going on, not a value.
+     */
+    private static final Pattern PROSE_WORD = Pattern.compile("[A-Z][a-z]+(?:[A-Z][a-z]+)*");
+    /** What stands before a name in the middle of a sentence: a word of at least two letters and one space. */
+    private static final Pattern WORD_BEFORE = Pattern.compile("(?<![\\w$@.-])[A-Za-z]{2,} $");
 
     /** Words that, as the last part of a name, say it is a password or another secret. */
     private static final Set<String> PASSWORD_WORDS = Set.of("password", "passwords", "passwd", "passphrase", "pass",
@@ -386,12 +395,25 @@ final class SecretScanner {
             // back quotes are markdown's inline code (or a shell's command): words with spaces between two spans
             // ("`password=` line, a `") are prose, and a name or a call (`IndexReport.filesRedacted()`) is code
             boolean code = quoted && start > 0 && line.charAt(start - 1) == '`';
-            boolean prose = code && value.chars().anyMatch(Character::isWhitespace);
+            boolean prose = code && value.chars().anyMatch(Character::isWhitespace)
+                    || !quoted && sentenceGoesOn(line, m, value);
             if (!prose && !trivial(quoted ? value : value.replaceAll("[,;.)]+$", ""), quoted && !code)) {
                 spans.add(new Span(start, end, kind));
                 from = Math.max(from, end);
             }
         }
+    }
+
+    /**
+     * Whether an unquoted assignment is a sentence going on after a colon: the name follows a word in the middle of a
+     * sentence and the value is a capitalised word ("… cannot count its tokens: RagKit" at a wrapped line's end).
+     * A name at the start of a line ({@code Password: Swordfish}) or a value with a digit or a sign is read as a
+     * value still.
+     */
+    private static boolean sentenceGoesOn(String line, Matcher m, String value) {
+        return line.substring(m.end("key"), m.start("val")).indexOf(':') >= 0
+                && WORD_BEFORE.matcher(line.substring(Math.max(0, m.start() - 40), m.start())).find()
+                && PROSE_WORD.matcher(value.replaceAll("[,;.)]+$", "")).matches();
     }
 
     /** @return the index of {@code c} in {@code line} from {@code from}, or {@code otherwise} when absent */

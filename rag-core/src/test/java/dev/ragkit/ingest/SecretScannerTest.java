@@ -167,7 +167,10 @@ final class SecretScannerTest {
                 "spring.datasource.password=" + password,
                 "  password: " + password + "   # production",
                 "define( 'DB_PASSWORD', '" + password + "' );",
-                "Server=db01;Database=sales;User Id=app;Password=" + password + ";Encrypt=true");
+                "Server=db01;Database=sales;User Id=app;Password=" + password + ";Encrypt=true",
+                // a capitalised word is a value where the name starts the line, or where the value has a digit
+                "Password: Swordfish",
+                "the wiki's admin password: Swordfish7");
         List<String> references = List.of(
                 "password = getPassword();",
                 "String password = request.getParameter(\"password\");",
@@ -225,6 +228,9 @@ final class SecretScannerTest {
                 "The example key is AKIA followed by sixteen characters.",
                 "Keys look like ghp_ followed by 36 letters and digits.",
                 "**Password:** ask the service desk",
+                // a wrapped sentence going on after a colon (a line of the README, once redacted)
+                "An `ollama:<model>` embedder states no similarity scale and cannot count its tokens: RagKit",
+                "Three kinds of secrets: Passwords, tokens and keys.",
                 // markdown inline code is a name or a call, not a quoted literal (two lines of docs/documents.md)
                 "wiki page with a `password=` line, a `curl` example with a live `Bearer` token is replaced",
                 "The report names the files and lines, never the secrets: `IndexReport.filesRedacted()` and");
