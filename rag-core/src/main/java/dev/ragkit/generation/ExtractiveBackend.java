@@ -28,10 +28,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An {@link LlmBackend} that is not a language model: it answers with the context's sentences that hold the most of
- * the question, each followed by its {@code [SourceId: …]}, in the order they stand in the context. Deterministic,
- * instant and offline; for machines without a model server. Its answers say they are extractive, and its model name
- * is {@value #MODEL}, so it never passes for a language model. It cannot rate answers: a self-rating request gets a
- * reply that is not a number (turn self-rating off with it).
+ * the question, each followed by its {@code [SourceId: …]}: the document of the best one first, and each document's
+ * in the order they stand in it (a better quote of a lower-ranked document before a weaker one of the first).
+ * Deterministic, instant and offline; for machines without a model server. Its answers say they are extractive, and
+ * its model name is {@value #MODEL}, so it never passes for a language model. It cannot rate answers: a self-rating
+ * request gets a reply that is not a number (turn self-rating off with it).
  *
  * <p>Sentences are cut by {@link Sentences} (the JDK's {@link java.text.BreakIterator}, with headings, list items
  * and code lines kept apart, so a heading is never glued to the sentence after it). Headings are never quoted, nor
@@ -363,7 +364,11 @@ public final class ExtractiveBackend implements LlmBackend {
                 break;
             }
         }
-        chosen.sort(Comparator.comparingInt(Candidate::order));
+        // the document of the best quote first, and each document's quotes in the order they stand in it
+        Map<String, Double> leading = new HashMap<>();
+        chosen.forEach(c -> leading.merge(c.block().document(), c.worth(), Math::max));
+        chosen.sort(Comparator.comparingDouble((Candidate c) -> -leading.get(c.block().document()))
+                .thenComparingInt(Candidate::order));
         StringBuilder out = new StringBuilder(LABEL);
         Set<String> leads = new HashSet<>();
         for (Candidate c : chosen) {

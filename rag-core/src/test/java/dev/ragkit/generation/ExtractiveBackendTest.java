@@ -170,6 +170,20 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_quotesOfTwoDocuments_theDocumentOfTheBestQuoteComesFirst() {
+        // the prompt's first document holds two of the question's words, the second all three: asked of the
+        // repository's docs, a benchmark table's row came before the sentence that says the default chunk size
+        ContextBlock first = block("benchmarks.md", "The default heap held every chunk of the run.");
+        ContextBlock second = block("embedders.md", "The default chunk size is 126 word pieces.");
+
+        String answer = new ExtractiveBackend(2).chat(prompt(List.of(first, second),
+                "What is the default chunk size?")).text();
+
+        assertThat(answer).endsWith("\n- The default chunk size is 126 word pieces. [SourceId: " + second.sourceId()
+                + "]\n- The default heap held every chunk of the run. [SourceId: " + first.sourceId() + "]");
+    }
+
+    @Test
     void chat_aTableRow_isQuotedAloneUnderItsHeader() {
         // read as one "sentence", the whole table held most of the question's words and was quoted whole
         String text = "Each client has its own limits.\n\n| option | default | setting |\n|---|---|---|\n"
@@ -201,9 +215,10 @@ final class ExtractiveBackendTest {
         ChatResult r = new ExtractiveBackend(2).chat(prompt(List.of(other, start),
                 "Which modules do I add to use rag-core?"));
 
-        assertThat(r.text()).endsWith("\n- Import the BOM, then add the modules you use:\n  ```xml\n  <dependency>\n"
-                + "    <artifactId>rag-core</artifactId>\n  </dependency>\n  ```\n  [SourceId: " + start.sourceId()
-                + "]");
+        // the better quote first, though its document comes second in the prompt
+        assertThat(r.text()).startsWith(ExtractiveBackend.LABEL + "\n- Import the BOM, then add the modules you use:"
+                + "\n  ```xml\n  <dependency>\n    <artifactId>rag-core</artifactId>\n  </dependency>\n  ```\n"
+                + "  [SourceId: " + start.sourceId() + "]\n- Maven modules");
         assertThat(r.text().split("artifactId>rag-core", -1)).hasSize(2);       // the code line is not quoted again
         Citation cited = CitationExtractor.standard().extract(r.text(), List.of(other, start)).citations().stream()
                 .filter(c -> c.sourceId().equals(start.sourceId())).findFirst().orElseThrow();
