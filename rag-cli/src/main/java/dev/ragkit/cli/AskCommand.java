@@ -5,6 +5,7 @@ import dev.ragkit.RagRequest;
 import dev.ragkit.RagResponse;
 import dev.ragkit.RagStreamListener;
 import dev.ragkit.ResponseFlag;
+import dev.ragkit.generation.ExtractiveBackend;
 import dev.ragkit.grounding.Action;
 import dev.ragkit.grounding.Citation;
 import dev.ragkit.grounding.ConfidenceScore;
@@ -180,8 +181,17 @@ final class AskCommand extends CliCommand {
             }
         }
         ConfidenceScore c = r.confidence();
-        context.out.printf(Locale.ROOT, "Confidence: %d/100 (retrieval %.2f, coverage %.2f, self-rating %s)%n",
-                c.overall(), c.retrieval(), c.coverage(), c.selfRating() == null ? "n/a" : c.selfRating().toString());
+        if (ExtractiveBackend.MODEL.equals(r.modelUsed()) && !r.citations().isEmpty()) {
+            // a quoted answer's score weighs retrieval and how near its quotes come to the question; the question's
+            // coverage is shown, not weighed, and there is no self-rating (--json gives the whole explanation)
+            context.out.printf(Locale.ROOT, "Confidence: %d/100 (extractive: from retrieval %.2f and the quoted "
+                    + "sentences' similarity to the question; question coverage %.2f, not weighed)%n", c.overall(),
+                    c.retrieval(), c.coverage());
+        } else {
+            context.out.printf(Locale.ROOT, "Confidence: %d/100 (retrieval %.2f, coverage %.2f, self-rating %s)%n",
+                    c.overall(), c.retrieval(), c.coverage(),
+                    c.selfRating() == null ? "n/a" : c.selfRating().toString());
+        }
         RouteTarget t = r.routeTo();
         context.out.println("Action: " + r.action() + (t == null ? ""
                 : (t.ownerEmail() == null ? "" : " to " + Terminal.line(t.ownerEmail())) + " ("

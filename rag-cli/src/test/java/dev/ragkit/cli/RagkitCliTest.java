@@ -63,8 +63,9 @@ final class RagkitCliTest {
         assertThat(ask.out()).startsWith("Extractive answer").contains("ninety days")
                 .contains("docs/keys.md:").contains("Action: CITE").contains("Model: extractive")
                 .contains("no model server answered at " + env.get("OLLAMA_BASE_URL"));
-        assertThat(ask.out()).containsPattern("Confidence: \\d+/100 \\(retrieval \\d\\.\\d\\d, coverage \\d\\.\\d\\d, "
-                + "self-rating n/a\\)");
+        // a quoted answer's line names what its score weighs, and shows the question's coverage as not weighed
+        assertThat(ask.out()).containsPattern("Confidence: \\d+/100 \\(extractive: from retrieval \\d\\.\\d\\d and the "
+                + "quoted sentences' similarity to the question; question coverage \\d\\.\\d\\d, not weighed\\)");
         List<String> audit = Files.readAllLines(cwd.resolve(".ragkit/audit.jsonl"));
         assertThat(audit).hasSize(1);
         assertThat(JSON.readTree(audit.get(0)).path("outcome").asText()).isEqualTo(AuditOutcome.ANSWERED.name());
