@@ -1,5 +1,6 @@
 package dev.ragkit.internal;
 
+import java.text.Normalizer;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -15,8 +16,9 @@ import java.util.regex.Pattern;
  * The content words of a question, as relevance and answer selection compare them with passages: {@link KeyTerms}
  * (lower-case runs of letters and digits, three characters or more — or two that name something, as "HR" and "P1" do
  * — no stop word), without question words and without the words that say what form the answer takes ({@link
- * #ANSWER_FORM_WORDS}), each cut to a rough stem so that "purchases" meets "purchased" ({@link #stem}). A passage's
- * words are taken the same way. Stateless and thread-safe.
+ * #ANSWER_FORM_WORDS}), each cut to a rough stem so that "purchases" meets "purchased" ({@link #stem}), read from
+ * the text with its accents taken off ({@link #folded}: "Beyonce" meets "Beyoncé"). A passage's words are taken the
+ * same way. Stateless and thread-safe.
  */
 public final class QueryTerms {
 
@@ -43,6 +45,12 @@ public final class QueryTerms {
      */
     private static final Pattern CODE = Pattern.compile("[A-Z][A-Z0-9]|[A-Za-z][0-9]|[0-9][A-Za-z]");
     private static final String[] SUFFIXES = {"ing", "ed", "es", "s", "ly"};
+    /** Combining marks, which NFD puts after the letters they accent. */
+    private static final Pattern MARKS = Pattern.compile("\\p{M}+");
+    /** Latin letters that NFD leaves whole, and the ASCII each is written as ({@link #ASCII_OF_UNMARKED}). */
+    private static final String UNMARKED = "øØæÆœŒßłŁđĐðÐþÞı";
+    private static final String[] ASCII_OF_UNMARKED = {"o", "O", "ae", "AE", "oe", "OE", "ss", "l", "L", "d", "D",
+        "d", "D", "th", "TH", "i"};
     private static final int MIN_STEM = 4;
 
     private QueryTerms() {
@@ -61,7 +69,7 @@ public final class QueryTerms {
      * @return each stem of its content words with the word it first came from, in order of appearance
      */
     public static Map<String, String> words(String text) {
-        Matcher word = WORD.matcher(Objects.requireNonNull(text, "text"));
+        Matcher word = WORD.matcher(folded(Objects.requireNonNull(text, "text")));
         Map<String, String> terms = new LinkedHashMap<>();
         String namePart = null; // "full", "last" or "first", kept unless "name" follows
         while (word.find()) {
@@ -80,6 +88,31 @@ public final class QueryTerms {
             terms.putIfAbsent(stem(namePart), namePart);
         }
         return terms;
+    }
+
+    /**
+     * A text with its letters' accents and other marks taken off, and the Latin letters that have no mark to take off
+     * written as their nearest ASCII ("Beyoncé" → "Beyonce", "Müller" → "Muller", "Ørsted" → "Orsted", "straße" →
+     * "strasse"): a question typed without accents meets the passage that has them, and a word with an accented letter
+     * is one word, not the runs of ASCII letters around it. The text itself when it is all ASCII.
+     *
+     * @param text any text
+     * @return the text folded to ASCII letters where it can be
+     */
+    static String folded(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) >= 0x80) {
+                String bare = MARKS.matcher(Normalizer.normalize(text, Normalizer.Form.NFD)).replaceAll("");
+                StringBuilder out = new StringBuilder(bare.length());
+                for (int j = 0; j < bare.length(); j++) {
+                    char c = bare.charAt(j);
+                    int at = UNMARKED.indexOf(c);
+                    out.append(at < 0 ? String.valueOf(c) : ASCII_OF_UNMARKED[at]);
+                }
+                return out.toString();
+            }
+        }
+        return text;
     }
 
     /**

@@ -184,6 +184,20 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_aQuestionTypedWithoutAccents_quotesTheSentenceThatHasThem() {
+        // read as ASCII runs, "Beyoncé" was "beyonc": the question's rarest word met neither sentence, and the first
+        // document's won by its place
+        ContextBlock other = block("brooklyn.md", "Shawn Carter was born in Brooklyn.");
+        ContextBlock singer = block("houston.md", "Beyoncé Knowles was born in Houston, Texas.");
+
+        String answer = new ExtractiveBackend(1).chat(prompt(List.of(other, singer), "Where was Beyonce born?"))
+                .text();
+
+        assertThat(answer).endsWith("\n- Beyoncé Knowles was born in Houston, Texas. [SourceId: " + singer.sourceId()
+                + "]");
+    }
+
+    @Test
     void chat_aTableRow_isQuotedAloneUnderItsHeader() {
         // read as one "sentence", the whole table held most of the question's words and was quoted whole
         String text = "Each client has its own limits.\n\n| option | default | setting |\n|---|---|---|\n"

@@ -57,4 +57,15 @@ final class QueryTermsTest {
         assertThat(QueryTerms.coverage(weights, QueryTerms.of("the founder of Acme"))).isEqualTo(1.0);
         assertThat(QueryTerms.coverage(Map.of(), QueryTerms.of("anything"))).isZero();
     }
+
+    @Test
+    void words_areReadWithoutAccents_soAQuestionTypedWithoutThemMeetsThePassage() {
+        // before, only ASCII letters made words: "Beyoncé" gave "beyonc", "Müller" gave "ller"
+        assertThat(QueryTerms.of("Beyoncé sang with Müller in Zürich")).isEqualTo(QueryTerms.of(
+                "beyonce sang with muller in zurich"));
+        assertThat(QueryTerms.words("Ørsted, Straße, Łódź, Æsir").values())
+                .containsExactly("orsted", "strasse", "lodz", "aesir");
+        String ascii = "plain text";
+        assertThat(QueryTerms.folded(ascii)).isSameAs(ascii);
+    }
 }
