@@ -152,6 +152,8 @@ final class SecretScanner {
      * where a wrapped line ends), it is the sentence going on, not a value.
      */
     private static final Pattern PROSE_WORD = Pattern.compile("[A-Z][a-z]+(?:[A-Z][a-z]+)*");
+    /** A line that goes on with the sentence of the line before: it starts with a lower-case word. */
+    private static final Pattern GOES_ON = Pattern.compile("\\s*\\p{Ll}");
     /** What stands before a name in the middle of a sentence: a word of at least two letters and one space. */
     private static final Pattern WORD_BEFORE = Pattern.compile("(?<![\\w$@.-])[A-Za-z]{2,} $");
 
@@ -236,7 +238,7 @@ final class SecretScanner {
                 meaningful++;
                 continue;
             }
-            List<Span> spans = spans(line);
+            List<Span> spans = spans(line, i + 1 < lines.size() ? lines.get(i + 1) : null);
             if (spans.isEmpty()) {
                 redacted.add(line);
                 meaningful += line.isBlank() || COMMENT.matcher(line).find() ? 0 : 1;
@@ -261,7 +263,7 @@ final class SecretScanner {
             return marker("private-key");
         }
         if (text.indexOf('\n') < 0) {
-            List<Span> spans = spans(text);
+            List<Span> spans = spans(text, null);
             return spans.isEmpty() ? text : replace(text, spans);
         }
         List<String> parts = List.of(text.split("\n", -1));
@@ -325,7 +327,7 @@ final class SecretScanner {
     }
 
     /** Every secret on one line, overlapping finds merged (the first found, a token format, names the kind). */
-    private static List<Span> spans(String line) {
+    private static List<Span> spans(String line, @Nullable String next) {
         List<Span> spans = new ArrayList<>();
         for (Format f : FORMATS) {
             if (!f.mayOccurIn(line)) {
@@ -343,15 +345,15 @@ final class SecretScanner {
         }
         int[] budget = {MAX_NAMES_PER_LINE};
         if (line.indexOf('=') >= 0 || line.indexOf(':') >= 0) {
-            assignments(QUOTED, line, true, spans, budget);
-            assignments(LAST, line, false, spans, budget);
-            assignments(TIGHT, line, false, spans, budget);
+            assignments(QUOTED, line, null, true, spans, budget);
+            assignments(LAST, line, next, false, spans, budget);
+            assignments(TIGHT, line, null, false, spans, budget);
         }
         if (line.contains("define")) {
-            assignments(DEFINE, line, true, spans, budget);
+            assignments(DEFINE, line, null, true, spans, budget);
         }
         if (line.indexOf('<') >= 0) {
-            assignments(ELEMENT, line, true, spans, budget);
+            assignments(ELEMENT, line, null, true, spans, budget);
         }
         return merge(spans);
     }
@@ -371,7 +373,8 @@ final class SecretScanner {
      * after the name of an assignment that is not one ("User Id=app;Password=…" holds two), and after the value of
      * one that is.
      */
-    private static void assignments(Pattern pattern, String line, boolean quoted, List<Span> spans, int[] budget) {
+    private static void assignments(Pattern pattern, String line, @Nullable String next, boolean quoted,
+            List<Span> spans, int[] budget) {
         Matcher m = pattern.matcher(line);
         int from = 0;
         while (from < line.length() && budget[0] > 0 && m.find(from)) {
@@ -396,7 +399,7 @@ final class SecretScanner {
             // ("`password=` line, a `") are prose, and a name or a call (`IndexReport.filesRedacted()`) is code
             boolean code = quoted && start > 0 && line.charAt(start - 1) == '`';
             boolean prose = code && value.chars().anyMatch(Character::isWhitespace)
-                    || !quoted && sentenceGoesOn(line, m, value);
+                    || !quoted && sentenceGoesOn(line, m, value, next);
             if (!prose && !trivial(quoted ? value : value.replaceAll("[,;.)]+$", ""), quoted && !code)) {
                 spans.add(new Span(start, end, kind));
                 from = Math.max(from, end);
@@ -405,13 +408,15 @@ final class SecretScanner {
     }
 
     /**
-     * Whether an unquoted assignment is a sentence going on after a colon: the name follows a word in the middle of a
-     * sentence and the value is a capitalised word ("… cannot count its tokens: RagKit" at a wrapped line's end).
-     * A name at the start of a line ({@code Password: Swordfish}) or a value with a digit or a sign is read as a
-     * value still.
+     * Whether an unquoted assignment ending its line is a sentence going on after a colon: the name follows a word in
+     * the middle of a sentence, the value is a capitalised word, and the next line goes on in lower case ("… cannot
+     * count its tokens: RagKit" / "measures its scale once …", a wrapped paragraph). A name at the start of a line
+     * ({@code Password: Swordfish}), a value with a digit or a sign, or a value the line after does not go on from
+     * ({@code The admin password: Swordfish} then a new sentence) is read as a value still.
      */
-    private static boolean sentenceGoesOn(String line, Matcher m, String value) {
-        return line.substring(m.end("key"), m.start("val")).indexOf(':') >= 0
+    private static boolean sentenceGoesOn(String line, Matcher m, String value, @Nullable String next) {
+        return next != null && GOES_ON.matcher(next).lookingAt()
+                && line.substring(m.end("key"), m.start("val")).indexOf(':') >= 0
                 && WORD_BEFORE.matcher(line.substring(Math.max(0, m.start() - 40), m.start())).find()
                 && PROSE_WORD.matcher(value.replaceAll("[,;.)]+$", "")).matches();
     }
