@@ -152,6 +152,8 @@ final class SecretScanner {
      * where a wrapped line ends), it is the sentence going on, not a value.
      */
     private static final Pattern PROSE_WORD = Pattern.compile("[A-Z][a-z]+(?:[A-Z][a-z]+)*");
+    /** Punctuation closing an unquoted value's sentence ({@code secret: hunter22.}), not part of the value. */
+    private static final Pattern TRAILING = Pattern.compile("[,;.)]+$");
     /** A line that goes on with the sentence of the line before: it starts with a lower-case word. */
     private static final Pattern GOES_ON = Pattern.compile("\\s*\\p{Ll}");
     /** What stands before a name in the middle of a sentence: a word of at least two letters and one space. */
@@ -398,9 +400,10 @@ final class SecretScanner {
             // back quotes are markdown's inline code (or a shell's command): words with spaces between two spans
             // ("`password=` line, a `") are prose, and a name or a call (`IndexReport.filesRedacted()`) is code
             boolean code = quoted && start > 0 && line.charAt(start - 1) == '`';
+            String bare = quoted ? value : TRAILING.matcher(value).replaceAll("");
             boolean prose = code && value.chars().anyMatch(Character::isWhitespace)
-                    || !quoted && sentenceGoesOn(line, m, value, next);
-            if (!prose && !trivial(quoted ? value : value.replaceAll("[,;.)]+$", ""), quoted && !code)) {
+                    || !quoted && sentenceGoesOn(line, m, bare, next);
+            if (!prose && !trivial(bare, quoted && !code)) {
                 spans.add(new Span(start, end, kind));
                 from = Math.max(from, end);
             }
@@ -418,7 +421,7 @@ final class SecretScanner {
         return next != null && GOES_ON.matcher(next).lookingAt()
                 && line.substring(m.end("key"), m.start("val")).indexOf(':') >= 0
                 && WORD_BEFORE.matcher(line.substring(Math.max(0, m.start() - 40), m.start())).find()
-                && PROSE_WORD.matcher(value.replaceAll("[,;.)]+$", "")).matches();
+                && PROSE_WORD.matcher(value).matches();
     }
 
     /** @return the index of {@code c} in {@code line} from {@code from}, or {@code otherwise} when absent */

@@ -107,7 +107,11 @@ public final class QueryTerms {
                 for (int j = 0; j < bare.length(); j++) {
                     char c = bare.charAt(j);
                     int at = UNMARKED.indexOf(c);
-                    out.append(at < 0 ? String.valueOf(c) : ASCII_OF_UNMARKED[at]);
+                    if (at < 0) {
+                        out.append(c);
+                    } else {
+                        out.append(ASCII_OF_UNMARKED[at]);
+                    }
                 }
                 return out.toString();
             }
