@@ -80,6 +80,7 @@ public final class ExtractiveBackend implements LlmBackend {
     public static final String LABEL = "Extractive answer (quoted from the documents, no language model):";
 
     private static final Pattern HEADER = Pattern.compile("\\n(Page|Slide|Sheet|Section): ([^\\n]*)");
+    private static final Pattern LINES = Pattern.compile("\\nLines: (\\d{1,9})-(\\d{1,9})\\n");
     private static final Pattern BLOCK = Pattern.compile("\\[SourceId: ([a-f0-9-]{36}:\\d+)]\\n(?:[^\\n]*\\n)*?---\\n");
     private static final Pattern CUT_MARKER = Pattern.compile("\\n\\[\\.\\.\\. cut here[^\\n]*$");
     private static final Pattern LIST_MARKER = Pattern.compile("^([-*+\u2022]|\\d{1,3}[.)])\\s+");
@@ -234,9 +235,12 @@ public final class ExtractiveBackend implements LlmBackend {
         return new ChatResult(answer(request), MODEL, FinishReason.STOP, null, null, Duration.ZERO);
     }
 
-    /** One block of the prompt: its SourceId, page (and what a page is), section and text. */
+    /**
+     * One block of the prompt: its SourceId, page (and what a page is), section, text, and the document lines it
+     * spans ({@code firstLine} -1 when the prompt does not say).
+     */
     private record Block(String sourceId, @Nullable String page, PageKind kind, @Nullable String section,
-            String text) {
+            String text, int firstLine, int lastLine) {
         /** @return how a quoted sentence names its place, e.g. {@code  (p. 12)}; empty without a page */
         String place() {
             return page == null ? "" : " (" + kind.at(page, section) + ")";
@@ -290,7 +294,7 @@ public final class ExtractiveBackend implements LlmBackend {
         List<String> sourceIds(int from, int to) {
             List<String> ids = new ArrayList<>(2);
             for (int i = 0; i < blocks.size(); i++) {
-                int end = i + 1 < blocks.size() ? starts[i + 1] - 1 : text.length();
+                int end = starts[i] + blocks.get(i).text().length();
                 if (from < end && to > starts[i]) {
                     ids.add(blocks.get(i).sourceId());
                 }
@@ -607,7 +611,10 @@ public final class ExtractiveBackend implements LlmBackend {
             int[] starts = new int[run.size()];
             for (int k = 0; k < run.size(); k++) {
                 if (k > 0) {
-                    text.append('\n');
+                    // Lines between two consecutive chunks are blank lines the chunker left out: a paragraph ends.
+                    Block before = run.get(k - 1);
+                    boolean gap = before.lastLine() >= 0 && run.get(k).firstLine() > before.lastLine() + 1;
+                    text.append(gap ? "\n\n" : "\n");
                 }
                 starts[k] = text.length();
                 text.append(run.get(k).text());
@@ -661,7 +668,11 @@ public final class ExtractiveBackend implements LlmBackend {
             int limit = found ? block.start() : system.length();
             int bodyEnd = system.lastIndexOf("\n---", limit - 1);
             String body = system.substring(bodyStart, bodyEnd < bodyStart ? limit : bodyEnd);
-            blocks.add(new Block(sourceId, page, kind, section, CUT_MARKER.matcher(body).replaceAll("")));
+            Matcher lines = LINES.matcher(header);
+            boolean numbered = lines.find();
+            int first = numbered ? Integer.parseInt(lines.group(1)) : -1;
+            int last = numbered ? Integer.parseInt(lines.group(2)) : -1;
+            blocks.add(new Block(sourceId, page, kind, section, CUT_MARKER.matcher(body).replaceAll(""), first, last));
         }
         return blocks;
     }

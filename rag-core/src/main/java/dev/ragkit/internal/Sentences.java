@@ -21,8 +21,9 @@ import org.jspecify.annotations.Nullable;
  * fences (a line ending in {@code ;}, <code>{</code> or <code>}</code>: on its own), comment lines (joined with
  * comment lines only) and table rows (a markdown {@code | a | b |} line, or a line whose cells the document parsers
  * joined with {@code " | "}: each row on its own, a markdown table's header row taken for a heading and named as
- * {@link Sentence#header()} by the rows under it, its {@code |---|} line dropped). The lines of a unit are read as
- * one text, and {@link BreakIterator}'s sentence instance (English rules) cuts it, except after an initial or a title
+ * {@link Sentence#header()} by the rows under it, its {@code |---|} line dropped). Markdown link reference
+ * definitions ({@code [label]: url}), which render as nothing, are dropped. The lines of a unit are read as one
+ * text, and {@link BreakIterator}'s sentence instance (English rules) cuts it, except after an initial or a title
  * before a capitalised word ({@code M.V. Hughes}, {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence
  * too: a name is never cut) or after a time of day before its zone or a bracket ({@code 4:05 p.m. UTC (9:05 a.m.
  * PDT)}), and reference marks after a full stop ({@code time.[1][2] It}, {@link ReferenceMarks}) end the sentence
@@ -39,6 +40,12 @@ public final class Sentences {
     private static final Pattern LIST_ITEM = Pattern.compile("\\s*([-*+•]|\\d{1,3}[.)])\\s+\\S.*");
     private static final Pattern RULE = Pattern.compile("\\s*([-*_]\\s*){3,}");
     private static final Pattern FENCE = Pattern.compile("\\s*(```|~~~).*");
+    /**
+     * A markdown link reference definition, which renders as nothing: {@code [label]: destination}, optionally with a
+     * title in quotes or brackets, the whole line ({@code [scopes chapter]: ../names/scopes.md}).
+     */
+    private static final Pattern LINK_DEFINITION = Pattern.compile(
+            " {0,3}\\[[^\\]]+]:[ \\t]*(<[^>]*>|\\S+)([ \\t]+(\"[^\"]*\"|'[^']*'|\\([^)]*\\)))?\\s*");
     /** A list item's line after its first: indented, not blank. */
     private static final Pattern CONTINUED = Pattern.compile("\\s+\\S.*");
     private static final Pattern COMMENT = Pattern.compile("\\s*(//|/\\*|\\*|--|;;|#!|<!--).*");
@@ -235,7 +242,8 @@ public final class Sentences {
                 kinds[i] = Kind.BLANK;
             } else if (t.startsWith("#") && t.matches("#{1,6}(\\s.*)?")) {
                 kinds[i] = Kind.HEADING;
-            } else if (RULE.matcher(line).matches() || TABLE_RULE.matcher(line).matches()) {
+            } else if (RULE.matcher(line).matches() || TABLE_RULE.matcher(line).matches()
+                    || LINK_DEFINITION.matcher(line).matches()) {
                 kinds[i] = Kind.RULE;
             } else if (i == 0 && sectionTitle != null && t.equalsIgnoreCase(sectionTitle)) {
                 kinds[i] = Kind.HEADING;

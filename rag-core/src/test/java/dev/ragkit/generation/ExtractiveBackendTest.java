@@ -424,6 +424,25 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_consecutiveChunksWithABlankLineBetween_areTwoParagraphs_notOneGluedSentence() {
+        // the chunker left out line 3, a blank line: "...the rotation." ends a paragraph; "r[keys.grace]" opens one
+        String first = "Keys rotate every ninety days.\nOld keys are revoked after the rotation.";
+        String second = "r[keys.grace]\nold keys keep working for one week of grace.";
+        StoredDocument d = StoredDocument.builder().tenant("t").path("keys.md").title("keys.md")
+                .charCount(first.length() + second.length() + 2).build();
+        ContextBlock a = new ContextBlock(ContextBlock.Kind.RELEVANT, d,
+                new StoredChunk(d.id(), 4, first, null, 15, 1, 2, null, null), first, 1, 2, 0.8, 0.8, 0.8, null, false);
+        ContextBlock b = new ContextBlock(ContextBlock.Kind.RELEVANT, d,
+                new StoredChunk(d.id(), 5, second, null, 12, 4, 5, null, null), second, 4, 5, Double.NaN, Double.NaN,
+                0.8, null, false);
+
+        ChatResult r = new ExtractiveBackend(1).chat(prompt(List.of(a, b), "How long do old keys keep working?"));
+
+        assertThat(r.text().lines().skip(1)).containsExactly(
+                "- r[keys.grace] old keys keep working for one week of grace. [SourceId: " + b.sourceId() + "]");
+    }
+
+    @Test
     void chat_atMostTheConfiguredSentences_inContextOrder() {
         ContextBlock a = block("a.md", "Keys rotate daily. Keys rotate weekly keys. Keys expire.");
         ChatResult r = new ExtractiveBackend(2).chat(prompt(List.of(a), "keys rotate weekly"));

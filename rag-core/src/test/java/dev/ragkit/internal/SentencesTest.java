@@ -27,6 +27,17 @@ final class SentencesTest {
     }
 
     @Test
+    void of_markdownLinkReferenceDefinitions_renderAsNothingAndAreNoSentence() {
+        String passage = "See the [scopes chapter] for details.\n\n[scopes chapter]: ../names/scopes.md\n"
+                + "  [`get_unchecked`]: slice::get_unchecked \"Unchecked\"\n[RFC]: <https://example.org/rfc> (the RFC)\n"
+                + "[Note]: this line is prose, not a definition.";
+
+        assertThat(texts(passage, null)).containsExactly("See the [scopes chapter] for details.",
+                "[Note]: this line is prose, not a definition.");
+        assertThat(Sentences.of(passage, null).get(1).firstLine()).isEqualTo(5);
+    }
+
+    @Test
     void of_sentencesGluedWithoutASpace_areTwo_butDottedNamesCallsAndAbbreviationsAreNot() {
         // paragraphs joined without a space, as scraped and extracted text often reads
         assertThat(texts("He was called a heretic.By 1672 he kept notebooks. It ended in 1965.\"The strike was over.",
