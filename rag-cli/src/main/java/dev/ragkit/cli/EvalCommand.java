@@ -24,11 +24,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code ragkit eval <beir-dir>}: retrieval quality and speed on a BEIR-layout dataset. */
+/**
+ * {@code ragkit eval <dataset-dir>}: retrieval quality and speed on a BEIR-layout dataset, or answers end to end on a
+ * question-answering set.
+ */
 @Command(name = "eval", mixinStandardHelpOptions = true,
-        description = {"Measure retrieval on a BEIR-layout dataset (corpus.jsonl, queries.jsonl, qrels/test.tsv): "
-                + "nDCG@k, Recall@100, MRR@k, documents/s indexed, p50/p95 query latency.",
-                "Or measure answers on a question-answering set (documents/, questions.jsonl): a share of the "
+        description = {"Measure retrieval on a BEIR-layout dataset, or answers on a question-answering set.",
+                "A BEIR dataset (corpus.jsonl, queries.jsonl, qrels/test.tsv): nDCG@k, Recall@100, MRR@k, "
+                + "documents/s indexed, p50/p95 query latency.",
+                "A question-answering set (documents/, questions.jsonl): a share of the "
                 + "documents is left out of the index; answer-hit, cited-hit, CITE and ROUTE rates for questions "
                 + "about indexed documents, ROUTE rate for questions about left-out ones."})
 final class EvalCommand extends CliCommand {
@@ -36,7 +40,8 @@ final class EvalCommand extends CliCommand {
     /** The ranking under test. */
     enum Mode { vector, keyword, hybrid, calibrated }
 
-    @Parameters(index = "0", paramLabel = "<beir-dir>", description = "the dataset folder")
+    @Parameters(index = "0", paramLabel = "<dataset-dir>",
+            description = "the dataset folder: a BEIR dataset or a question-answering set")
     String dir = "";
 
     @Option(names = "--mode", split = ",", description = "vector, keyword, hybrid (relative-score fusion) or "
@@ -54,13 +59,13 @@ final class EvalCommand extends CliCommand {
     @Option(names = "--split", description = "the qrels split (default: ${DEFAULT-VALUE})")
     String split = BeirDataset.DEFAULT_SPLIT;
 
-    @Option(names = "--embedder", description = "the embedder: all-minilm-l6-v2-q (default), all-minilm-l6-v2, "
+    @Option(names = "--embedder", description = "the embedder: all-minilm-l6-v2-q, all-minilm-l6-v2, "
             + "bge-small-en-v1.5, bge-small-en-v1.5-q or ollama:<model> (default: RAG_EMBEDDER, else "
             + Embedders.DEFAULT + ")")
     String embedderName;
 
     @Option(names = "--leave-out", description = "question-answering sets: the share of documents kept out of the "
-            + "index, in [0, 1) (default: ${DEFAULT-VALUE})")
+            + "index, in [0, 1) (default: 1/6)")
     double leaveOut = 1.0 / 6;
 
     @Option(names = "--chunk-tokens", description = "question-answering sets: the chunk size, as ragkit index "

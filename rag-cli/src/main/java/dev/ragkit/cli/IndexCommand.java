@@ -79,7 +79,7 @@ final class IndexCommand extends CliCommand {
             + "(repeatable), e.g. --exclude '**/drafts/**'")
     List<String> exclude = new ArrayList<>();
 
-    @Option(names = "--embedder", description = "the embedder: all-minilm-l6-v2-q (default), all-minilm-l6-v2, "
+    @Option(names = "--embedder", description = "the embedder: all-minilm-l6-v2-q, all-minilm-l6-v2, "
             + "bge-small-en-v1.5, bge-small-en-v1.5-q or ollama:<model>; an existing index keeps the one it was made "
             + "with (default: RAG_EMBEDDER, else the index's, else " + Embedders.DEFAULT + ")")
     String embedder;
