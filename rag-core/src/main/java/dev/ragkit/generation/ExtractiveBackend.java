@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * ("Add the dependency:") is quoted with it, line by line as written and indented under it, its SourceIds on the line
  * after the block, and holds the block's words (unless the block holds the whole question); the block's lines are
  * not quoted again on their own. A
- * sentence is worth the share of the question's content words ({@link QueryTerms}) it holds, each word weighted by its
+ * sentence is worth the share of the question's content words ({@link QueryTerms}) it and the heading it stands under
+ * hold (so "What is the conclusion of the essay?" quotes the sentences under "Conclusion"), each word weighted by its
  * rarity among the context blocks ({@code ln((blocks + 1) / (blocks holding it + 0.5))}), and at least half the worth
  * of the sentence before it in its paragraph ({@link #CONTINUATION}: the sentence after the one naming the subject
  * often answers without naming it again; not for a sheet's rows or a slide's paragraphs), or of the sentence after
@@ -533,7 +534,9 @@ public final class ExtractiveBackend implements LlmBackend {
     }
 
     /**
-     * Each sentence's word worth: the share of the question's weighted words it holds, and at least {@value
+     * Each sentence's word worth: the share of the question's weighted words it and the heading it stands under hold
+     * (the last part of the passage's section until a heading line of the passage, then that heading's; a table's
+     * header row is no such heading), and at least {@value
      * #CONTINUATION} of that of the sentence before it in its paragraph, or of the sentence after it when that one
      * opens with a personal pronoun ("Jack Lord was an actor. He played Steve McGarrett."). Headings pass nothing on.
      * A sentence introducing a code block or list holds the words of the block too (quoted with it, it answers with
@@ -546,10 +549,17 @@ public final class ExtractiveBackend implements LlmBackend {
     private static double[] worths(List<Sentences.Sentence> sentences, List<@Nullable Beside> follows,
             Set<String> asked, Map<String, Double> weights, Block block) {
         double[] own = new double[sentences.size()];
+        String section = block.section();
+        // the words of the heading a sentence stands under: the passage's section, then each heading in it
+        Set<String> under = section == null ? Set.of() : QueryTerms.of(section.substring(section.lastIndexOf('>') + 1));
         for (int i = 0; i < own.length; i++) {
             Sentences.Sentence s = sentences.get(i);
+            if (s.heading() && !s.row()) {
+                under = QueryTerms.of(s.text());
+            }
             Beside follow = follows.get(i);
             Set<String> terms = QueryTerms.of(follow == null ? s.read() : s.read() + "\n" + follow.text());
+            terms.addAll(under);
             terms.retainAll(asked);
             own[i] = s.heading() || terms.isEmpty() ? 0 : QueryTerms.coverage(weights, terms);
         }

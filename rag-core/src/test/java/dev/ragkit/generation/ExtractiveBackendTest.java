@@ -220,7 +220,7 @@ final class ExtractiveBackendTest {
     @Test
     void chat_aSentenceIntroducingACodeBlock_isQuotedWithIt_citingTheBlocksLines() {
         // quoted alone, "then add the modules you use:" left the reader without the modules
-        String text = "## Add the dependencies\n\nImport the BOM, then add the modules you use:\n\n```xml\n"
+        String text = "## Dependencies\n\nImport the BOM, then add the modules you use:\n\n```xml\n"
                 + "<dependency>\n  <artifactId>rag-core</artifactId>\n</dependency>\n```\n\n"
                 + "RagKit logs through SLF4J.";
         ContextBlock start = block("getting-started.md", text);
@@ -440,6 +440,44 @@ final class ExtractiveBackendTest {
 
         assertThat(r.text().lines().skip(1)).containsExactly(
                 "- r[keys.grace] old keys keep working for one week of grace. [SourceId: " + b.sourceId() + "]");
+    }
+
+    @Test
+    void chat_aHeadingThatHoldsTheQuestionsWords_quotesTheSentencesUnderIt() {
+        // a Word file's text: "Conclusion" is a heading, the sentences under it share no word with the question
+        String text = "Body\nThe essay compares two harbours and the way they handle their freight.\nConclusion\n"
+                + "Both harbours move about the same tonnage each year.\nThe northern harbour does it with half the"
+                + " cranes.\nEssay Memo\nThe memo is due to the tutor on the last Friday of term.";
+        StoredDocument d = StoredDocument.builder().tenant("t").path("essay.docx").title("essay.docx")
+                .charCount(text.length()).build();
+        ContextBlock a = new ContextBlock(ContextBlock.Kind.RELEVANT, d,
+                new StoredChunk(d.id(), 0, text, null, 40, 1, 7, "Body", null), text, 1, 7, 0.8, 0.8, 0.8, null, false);
+
+        ChatResult r = new ExtractiveBackend(3).chat(prompt(List.of(a), "What is the conclusion of the essay?"));
+
+        // "essay" and "conclusion" weigh alike here; without the heading's word only two sentences held either
+        assertThat(r.text().lines().skip(1)).containsExactly(
+                "- The essay compares two harbours and the way they handle their freight. [SourceId: " + a.sourceId()
+                        + "]",
+                "- Both harbours move about the same tonnage each year. [SourceId: " + a.sourceId() + "]",
+                "- The northern harbour does it with half the cranes. [SourceId: " + a.sourceId() + "]");
+    }
+
+    @Test
+    void chat_aPassageStartingInsideASection_readsTheSectionAsTheHeadingOfItsFirstSentences() {
+        // the chunk starts under "Expiry of carried days" (its section), then a heading of its own follows, whose
+        // sentences the section's words no longer reach
+        String text = "They lapse on the first of April.\n\n## Requesting time off\n\n"
+                + "Time off is requested two weeks ahead.";
+        StoredDocument d = StoredDocument.builder().tenant("t").path("leave.md").title("leave.md")
+                .charCount(text.length()).build();
+        ContextBlock a = new ContextBlock(ContextBlock.Kind.RELEVANT, d, new StoredChunk(d.id(), 3, text, null, 30,
+                9, 13, "Leave > Expiry of carried days", null), text, 9, 13, 0.8, 0.8, 0.8, null, false);
+
+        ChatResult r = new ExtractiveBackend(2).chat(prompt(List.of(a), "When do carried days expire?"));
+
+        assertThat(r.text().lines().skip(1)).containsExactly(
+                "- They lapse on the first of April. [SourceId: " + a.sourceId() + "]");
     }
 
     @Test
