@@ -41,6 +41,17 @@ final class ExtractiveBackendTest {
         return new ContextBlock(ContextBlock.Kind.RELEVANT, d, c, text, 1, lines, 0.8, 0.8, 0.8, null, false);
     }
 
+    /**
+     * A chunk of document {@code d} on its lines, as retrieval hands it in: matched (with scores) or a neighbour of a
+     * match (NaN scores).
+     */
+    private static ContextBlock chunkOf(StoredDocument d, int index, String text, int firstLine, int lastLine,
+            String section, boolean matched) {
+        double score = matched ? 0.8 : Double.NaN;
+        return new ContextBlock(ContextBlock.Kind.RELEVANT, d, new StoredChunk(d.id(), index, text, null, 20,
+                firstLine, lastLine, section, null), text, firstLine, lastLine, score, score, 0.8, null, false);
+    }
+
     private static ChatRequest prompt(List<ContextBlock> blocks, String question) {
         return ChatRequest.of("extractive", PromptBuilder.standard().messages(blocks, List.of(), question));
     }
@@ -403,11 +414,8 @@ final class ExtractiveBackendTest {
         String second = "lasts one week after the rotation.\nOld keys keep working in the grace period of the portal.";
         StoredDocument d = StoredDocument.builder().tenant("t").path("keys.md").title("keys.md")
                 .charCount(first.length() + second.length() + 1).build();
-        ContextBlock a = new ContextBlock(ContextBlock.Kind.RELEVANT, d,
-                new StoredChunk(d.id(), 4, first, null, 20, 1, 3, null, null), first, 1, 3, 0.8, 0.8, 0.8, null, false);
-        ContextBlock b = new ContextBlock(ContextBlock.Kind.RELEVANT, d,
-                new StoredChunk(d.id(), 5, second, null, 15, 4, 5, null, null), second, 4, 5, Double.NaN, Double.NaN,
-                0.8, null, false);
+        ContextBlock a = chunkOf(d, 4, first, 1, 3, null, true);
+        ContextBlock b = chunkOf(d, 5, second, 4, 5, null, false);
 
         ChatResult r = new ExtractiveBackend(1).chat(prompt(List.of(a, b),
                 "How long do old keys keep working for a grace period?"));
@@ -430,11 +438,8 @@ final class ExtractiveBackendTest {
         String second = "r[keys.grace]\nold keys keep working for one week of grace.";
         StoredDocument d = StoredDocument.builder().tenant("t").path("keys.md").title("keys.md")
                 .charCount(first.length() + second.length() + 2).build();
-        ContextBlock a = new ContextBlock(ContextBlock.Kind.RELEVANT, d,
-                new StoredChunk(d.id(), 4, first, null, 15, 1, 2, null, null), first, 1, 2, 0.8, 0.8, 0.8, null, false);
-        ContextBlock b = new ContextBlock(ContextBlock.Kind.RELEVANT, d,
-                new StoredChunk(d.id(), 5, second, null, 12, 4, 5, null, null), second, 4, 5, Double.NaN, Double.NaN,
-                0.8, null, false);
+        ContextBlock a = chunkOf(d, 4, first, 1, 2, null, true);
+        ContextBlock b = chunkOf(d, 5, second, 4, 5, null, false);
 
         ChatResult r = new ExtractiveBackend(1).chat(prompt(List.of(a, b), "How long do old keys keep working?"));
 
@@ -450,8 +455,7 @@ final class ExtractiveBackendTest {
                 + " cranes.\nEssay Memo\nThe memo is due to the tutor on the last Friday of term.";
         StoredDocument d = StoredDocument.builder().tenant("t").path("essay.docx").title("essay.docx")
                 .charCount(text.length()).build();
-        ContextBlock a = new ContextBlock(ContextBlock.Kind.RELEVANT, d,
-                new StoredChunk(d.id(), 0, text, null, 40, 1, 7, "Body", null), text, 1, 7, 0.8, 0.8, 0.8, null, false);
+        ContextBlock a = chunkOf(d, 0, text, 1, 7, "Body", true);
 
         ChatResult r = new ExtractiveBackend(3).chat(prompt(List.of(a), "What is the conclusion of the essay?"));
 
@@ -471,8 +475,7 @@ final class ExtractiveBackendTest {
                 + "Time off is requested two weeks ahead.";
         StoredDocument d = StoredDocument.builder().tenant("t").path("leave.md").title("leave.md")
                 .charCount(text.length()).build();
-        ContextBlock a = new ContextBlock(ContextBlock.Kind.RELEVANT, d, new StoredChunk(d.id(), 3, text, null, 30,
-                9, 13, "Leave > Expiry of carried days", null), text, 9, 13, 0.8, 0.8, 0.8, null, false);
+        ContextBlock a = chunkOf(d, 3, text, 9, 13, "Leave > Expiry of carried days", true);
 
         ChatResult r = new ExtractiveBackend(2).chat(prompt(List.of(a), "When do carried days expire?"));
 
