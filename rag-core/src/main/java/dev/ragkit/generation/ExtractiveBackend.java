@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
 /**
  * An {@link LlmBackend} that is not a language model: it answers with the context's sentences that hold the most of
  * the question, each followed by its {@code [SourceId: …]}: the document of the best one first, and each document's
- * in the order they stand in it (a better quote of a lower-ranked document before a weaker one of the first).
+ * in the order they stand in it (a better quote of a lower-ranked document before a weaker one of the first), under
+ * a line naming the document ({@code In "I. M. Pei" (i-m-pei.md):}, its title and file name), which often says whom or
+ * what the quotes are about.
  * Deterministic, instant and offline; for machines without a model server. Its answers say they are extractive, and
  * its model name is {@value #MODEL}, so it never passes for a language model. It cannot rate answers: a self-rating
  * request gets a reply that is not a number (turn self-rating off with it).
@@ -82,6 +84,8 @@ public final class ExtractiveBackend implements LlmBackend {
 
     private static final Pattern HEADER = Pattern.compile("\\n(Page|Slide|Sheet|Section): ([^\\n]*)");
     private static final Pattern LINES = Pattern.compile("\\nLines: (\\d{1,9})-(\\d{1,9})\\n");
+    private static final Pattern TITLE = Pattern.compile("\\nTitle: ([^\\n]*)\\n");
+    private static final Pattern PATH = Pattern.compile("\\nPath: ([^\\n]*)\\n");
     private static final Pattern BLOCK = Pattern.compile("\\[SourceId: ([a-f0-9-]{36}:\\d+)]\\n(?:[^\\n]*\\n)*?---\\n");
     private static final Pattern CUT_MARKER = Pattern.compile("\\n\\[\\.\\.\\. cut here[^\\n]*$");
     private static final Pattern LIST_MARKER = Pattern.compile("^([-*+\u2022]|\\d{1,3}[.)])\\s+");
@@ -237,11 +241,12 @@ public final class ExtractiveBackend implements LlmBackend {
     }
 
     /**
-     * One block of the prompt: its SourceId, page (and what a page is), section, text, and the document lines it
-     * spans ({@code firstLine} -1 when the prompt does not say).
+     * One block of the prompt: its SourceId, page (and what a page is), section, text, the document lines it spans
+     * ({@code firstLine} -1 when the prompt does not say) and how its document is named (its title, else its path,
+     * else nothing).
      */
     private record Block(String sourceId, @Nullable String page, PageKind kind, @Nullable String section,
-            String text, int firstLine, int lastLine) {
+            String text, int firstLine, int lastLine, @Nullable String name) {
         /** @return how a quoted sentence names its place, e.g. {@code  (p. 12)}; empty without a page */
         String place() {
             return page == null ? "" : " (" + kind.at(page, section) + ")";
@@ -376,7 +381,16 @@ public final class ExtractiveBackend implements LlmBackend {
                 .thenComparingInt(Candidate::order));
         StringBuilder out = new StringBuilder(LABEL);
         Set<String> leads = new HashSet<>();
+        String document = null;
         for (Candidate c : chosen) {
+            if (!c.block().document().equals(document)) {
+                // each document's quotes under its name, which often says whom or what they are about ("He …")
+                document = c.block().document();
+                String name = c.block().name();
+                if (name != null) {
+                    out.append("\nIn ").append(name).append(':');
+                }
+            }
             Beside lead = c.lead().get();
             boolean led = lead != null && chosen.stream().noneMatch(o -> o.text().contains(lead.text()))
                     && leads.add(lead.text());
@@ -682,9 +696,31 @@ public final class ExtractiveBackend implements LlmBackend {
             boolean numbered = lines.find();
             int first = numbered ? Integer.parseInt(lines.group(1)) : -1;
             int last = numbered ? Integer.parseInt(lines.group(2)) : -1;
-            blocks.add(new Block(sourceId, page, kind, section, CUT_MARKER.matcher(body).replaceAll(""), first, last));
+            blocks.add(new Block(sourceId, page, kind, section, CUT_MARKER.matcher(body).replaceAll(""), first, last,
+                    name(header)));
         }
         return blocks;
+    }
+
+    /**
+     * How an answer names a block's document, from the prompt's header: {@code "I. M. Pei" (i-m-pei.md)} — its title
+     * and its file's name, or the file's name alone when the title is the file's name or its path, or the title alone
+     * without a path; {@code null} when the header gives neither.
+     */
+    private static @Nullable String name(String header) {
+        String title = headerValue(TITLE, header);
+        String path = headerValue(PATH, header);
+        String file = path == null ? null : path.substring(path.lastIndexOf('/') + 1);
+        if (title == null || title.equals(path) || title.equals(file)) {
+            return file;
+        }
+        return file == null ? "\"" + title + "\"" : "\"" + title + "\" (" + file + ")";
+    }
+
+    private static @Nullable String headerValue(Pattern pattern, String header) {
+        Matcher m = pattern.matcher(header);
+        String value = m.find() ? m.group(1).strip() : "";
+        return value.isEmpty() || value.equals("N/A") ? null : value;
     }
 
     /** A sentence as quoted: on one line, without a list marker. */

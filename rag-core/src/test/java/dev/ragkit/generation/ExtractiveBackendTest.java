@@ -52,6 +52,11 @@ final class ExtractiveBackendTest {
                 firstLine, lastLine, section, null), text, firstLine, lastLine, score, score, 0.8, null, false);
     }
 
+    /** The answer's lines after its label, without the lines naming each document ({@code In a.md:}). */
+    private static java.util.stream.Stream<String> quoteLines(String answer) {
+        return answer.lines().skip(1).filter(line -> !line.startsWith("In "));
+    }
+
     private static ChatRequest prompt(List<ContextBlock> blocks, String question) {
         return ChatRequest.of("extractive", PromptBuilder.standard().messages(blocks, List.of(), question));
     }
@@ -190,8 +195,10 @@ final class ExtractiveBackendTest {
         String answer = new ExtractiveBackend(2).chat(prompt(List.of(first, second),
                 "What is the default chunk size?")).text();
 
-        assertThat(answer).endsWith("\n- The default chunk size is 126 word pieces. [SourceId: " + second.sourceId()
-                + "]\n- The default heap held every chunk of the run. [SourceId: " + first.sourceId() + "]");
+        // each document's quotes under its name
+        assertThat(answer).endsWith("\nIn embedders.md:\n- The default chunk size is 126 word pieces. [SourceId: "
+                + second.sourceId() + "]\nIn benchmarks.md:\n- The default heap held every chunk of the run. "
+                + "[SourceId: " + first.sourceId() + "]");
     }
 
     @Test
@@ -241,9 +248,9 @@ final class ExtractiveBackendTest {
                 "Which modules do I add to use rag-core?"));
 
         // the better quote first, though its document comes second in the prompt
-        assertThat(r.text()).startsWith(ExtractiveBackend.LABEL + "\n- Import the BOM, then add the modules you use:"
-                + "\n  ```xml\n  <dependency>\n    <artifactId>rag-core</artifactId>\n  </dependency>\n  ```\n"
-                + "  [SourceId: " + start.sourceId() + "]\n- Maven modules");
+        assertThat(r.text()).startsWith(ExtractiveBackend.LABEL + "\nIn getting-started.md:\n- Import the BOM, "
+                + "then add the modules you use:\n  ```xml\n  <dependency>\n    <artifactId>rag-core</artifactId>\n"
+                + "  </dependency>\n  ```\n  [SourceId: " + start.sourceId() + "]\nIn faq.md:\n- Maven modules");
         assertThat(r.text().split("artifactId>rag-core", -1)).hasSize(2);       // the code line is not quoted again
         Citation cited = CitationExtractor.standard().extract(r.text(), List.of(other, start)).citations().stream()
                 .filter(c -> c.sourceId().equals(start.sourceId())).findFirst().orElseThrow();
@@ -273,7 +280,7 @@ final class ExtractiveBackendTest {
         ChatResult r = new ExtractiveBackend(1).chat(prompt(List.of(plot),
                 "What is the full name of the person Ana threatens to fire?"));
 
-        assertThat(r.text().lines().skip(1)).containsExactly("- Gia Matteo flirts with Christian at the party. … Ana "
+        assertThat(quoteLines(r.text())).containsExactly("- Gia Matteo flirts with Christian at the party. … Ana "
                 + "threatens to fire Gia after the party. [SourceId: " + plot.sourceId() + "]");
         Citation cited = CitationExtractor.standard().extract(r.text(), List.of(plot)).citations().get(0);
         assertThat(new int[] {cited.startLine(), cited.endLine()}).containsExactly(1, 3);
@@ -322,9 +329,9 @@ final class ExtractiveBackendTest {
         String what = new ExtractiveBackend(1).chat(prompt(List.of(a), "What is the gecko introduced in Geico ads?"))
                 .text();
 
-        assertThat(when.lines().skip(1)).containsExactly("- The gecko was introduced in 2000. [SourceId: "
+        assertThat(quoteLines(when)).containsExactly("- The gecko was introduced in 2000. [SourceId: "
                 + a.sourceId() + "]");
-        assertThat(what.lines().skip(1)).containsExactly("- Geico ads feature a gecko mascot voiced by an actor. "
+        assertThat(quoteLines(what)).containsExactly("- Geico ads feature a gecko mascot voiced by an actor. "
                 + "[SourceId: " + a.sourceId() + "]");
     }
 
@@ -340,9 +347,9 @@ final class ExtractiveBackendTest {
         String where = new ExtractiveBackend(1).chat(prompt(List.of(a),
                 "Where did the man who shot the sheriff in Dodge go?")).text();
 
-        assertThat(name.lines().skip(1)).containsExactly("- The man who shot him was Walter Reed. [SourceId: "
+        assertThat(quoteLines(name)).containsExactly("- The man who shot him was Walter Reed. [SourceId: "
                 + a.sourceId() + "]");
-        assertThat(where.lines().skip(1)).containsExactly("- The sheriff of Dodge was shot at noon. [SourceId: "
+        assertThat(quoteLines(where)).containsExactly("- The sheriff of Dodge was shot at noon. [SourceId: "
                 + a.sourceId() + "]");
     }
 
@@ -357,9 +364,9 @@ final class ExtractiveBackendTest {
         String how = new ExtractiveBackend(1).chat(prompt(List.of(a), "How was the Apes sequel filmed by Reeves?"))
                 .text();
 
-        assertThat(where.lines().skip(1)).containsExactly("- Reeves filmed it in Vancouver. [SourceId: "
+        assertThat(quoteLines(where)).containsExactly("- Reeves filmed it in Vancouver. [SourceId: "
                 + a.sourceId() + "]");
-        assertThat(how.lines().skip(1)).containsExactly("- The Apes sequel was filmed over five months. [SourceId: "
+        assertThat(quoteLines(how)).containsExactly("- The Apes sequel was filmed over five months. [SourceId: "
                 + a.sourceId() + "]");
     }
 
@@ -386,7 +393,7 @@ final class ExtractiveBackendTest {
         ChatResult r = new ExtractiveBackend(2).chat(prompt(List.of(a),
                 "Who played Steve McGarrett in Hawaii Five-O?"));
 
-        assertThat(r.text().lines().skip(1)).containsExactly(
+        assertThat(quoteLines(r.text())).containsExactly(
                 "- Jack Lord was an American actor born in New York. [SourceId: " + a.sourceId() + "]",
                 "- He played Steve McGarrett in Hawaii Five-O for twelve years. [SourceId: " + a.sourceId() + "]");
     }
@@ -399,7 +406,7 @@ final class ExtractiveBackendTest {
 
         ChatResult r = new ExtractiveBackend().chat(prompt(List.of(a), "How big is the Milky Way galaxy?"));
 
-        assertThat(r.text().lines().skip(1)).containsExactly(
+        assertThat(quoteLines(r.text())).containsExactly(
                 "- The Milky Way is the galaxy that holds the Solar System. [SourceId: " + a.sourceId() + "]",
                 "- It spans 100,000 light-years. [SourceId: " + a.sourceId() + "]",
                 "- The Milky Way galaxy is a barred spiral. [SourceId: " + a.sourceId() + "]");
@@ -420,7 +427,7 @@ final class ExtractiveBackendTest {
         ChatResult r = new ExtractiveBackend(1).chat(prompt(List.of(a, b),
                 "How long do old keys keep working for a grace period?"));
 
-        assertThat(r.text().lines().skip(1)).containsExactly("- Old keys keep working for a grace period that lasts "
+        assertThat(quoteLines(r.text())).containsExactly("- Old keys keep working for a grace period that lasts "
                 + "one week after the rotation. [SourceId: " + a.sourceId() + ", " + b.sourceId() + "]");
         List<Citation> cited = CitationExtractor.standard().extract(r.text(), List.of(a, b)).citations();
         assertThat(cited).extracting(Citation::sourceId).containsExactly(a.sourceId(), b.sourceId());
@@ -443,7 +450,7 @@ final class ExtractiveBackendTest {
 
         ChatResult r = new ExtractiveBackend(1).chat(prompt(List.of(a, b), "How long do old keys keep working?"));
 
-        assertThat(r.text().lines().skip(1)).containsExactly(
+        assertThat(quoteLines(r.text())).containsExactly(
                 "- r[keys.grace] old keys keep working for one week of grace. [SourceId: " + b.sourceId() + "]");
     }
 
@@ -460,7 +467,7 @@ final class ExtractiveBackendTest {
         ChatResult r = new ExtractiveBackend(3).chat(prompt(List.of(a), "What is the conclusion of the essay?"));
 
         // "essay" and "conclusion" weigh alike here; without the heading's word only two sentences held either
-        assertThat(r.text().lines().skip(1)).containsExactly(
+        assertThat(quoteLines(r.text())).containsExactly(
                 "- The essay compares two harbours and the way they handle their freight. [SourceId: " + a.sourceId()
                         + "]",
                 "- Both harbours move about the same tonnage each year. [SourceId: " + a.sourceId() + "]",
@@ -479,15 +486,41 @@ final class ExtractiveBackendTest {
 
         ChatResult r = new ExtractiveBackend(2).chat(prompt(List.of(a), "When do carried days expire?"));
 
-        assertThat(r.text().lines().skip(1)).containsExactly(
+        assertThat(quoteLines(r.text())).containsExactly(
                 "- They lapse on the first of April. [SourceId: " + a.sourceId() + "]");
+    }
+
+    @Test
+    void chat_eachDocumentsQuotes_comeUnderItsTitleAndFileName_whichSayWhomAHeIs() {
+        // the sentence that answers says "He"; the article's title says who he is
+        String text = "In 1935 he moved to the United States to study.\n\nHe was unhappy with the focus "
+                + "on Beaux-Arts architecture at both schools.";
+        StoredDocument d = StoredDocument.builder().tenant("t").path("people/i-m-pei.md").title("I. M. Pei")
+                .charCount(text.length()).build();
+        ContextBlock a = new ContextBlock(ContextBlock.Kind.RELEVANT, d, new StoredChunk(d.id(), 0, text, null, 30, 3,
+                5, "I. M. Pei", null), text, 3, 5, 0.8, 0.8, 0.8, null, false);
+        ContextBlock untitled = block("notes.md", "Architecture schools taught Beaux-Arts design until the 1940s.");
+
+        String answer = new ExtractiveBackend(2).chat(prompt(List.of(a, untitled),
+                "Who was unhappy with the focus on Beaux-Arts architecture?")).text();
+
+        assertThat(answer.lines()).containsExactly(ExtractiveBackend.LABEL, "In \"I. M. Pei\" (i-m-pei.md):",
+                "- He was unhappy with the focus on Beaux-Arts architecture at both schools. [SourceId: "
+                        + a.sourceId() + "]",
+                "In notes.md:", "- Architecture schools taught Beaux-Arts design until the 1940s. [SourceId: "
+                        + untitled.sourceId() + "]");
+        // the naming lines are no quotes: the citations and the quotes' similarity read the quoted lines only
+        assertThat(CitationExtractor.standard().extract(answer, List.of(a, untitled)).citations())
+                .extracting(Citation::startLine).containsExactly(5, 1);
+        assertThat(new ExtractiveBackend(2, new HashedBagOfWordsEmbedder("toy", 64)).quoteSimilarity(
+                "Who was unhappy?", answer)).hasSize(2);
     }
 
     @Test
     void chat_atMostTheConfiguredSentences_inContextOrder() {
         ContextBlock a = block("a.md", "Keys rotate daily. Keys rotate weekly keys. Keys expire.");
         ChatResult r = new ExtractiveBackend(2).chat(prompt(List.of(a), "keys rotate weekly"));
-        assertThat(r.text().lines().skip(1)).containsExactly(
+        assertThat(quoteLines(r.text())).containsExactly(
                 "- Keys rotate daily. [SourceId: " + a.sourceId() + "]",
                 "- Keys rotate weekly keys. [SourceId: " + a.sourceId() + "]");
     }
@@ -619,7 +652,8 @@ final class ExtractiveBackendTest {
             }
         };
 
-        assertThat(answer).startsWith(ExtractiveBackend.LABEL + "\n- API keys rotate every ninety days.");
+        assertThat(answer).startsWith(ExtractiveBackend.LABEL + "\nIn keys.md:\n- API keys rotate every ninety "
+                + "days.");
         assertThat(similarity).hasSize(answer.split("\n- ").length - 1);
         assertThat(similarity.get(0)).isGreaterThan(similarity.get(similarity.size() - 1));
         assertThat(new ExtractiveBackend().quoteSimilarity("How often do API keys rotate?", answer)).isEmpty();
