@@ -242,8 +242,8 @@ public final class ExtractiveBackend implements LlmBackend {
 
     /**
      * One block of the prompt: its SourceId, page (and what a page is), section, text, the document lines it spans
-     * ({@code firstLine} -1 when the prompt does not say) and how its document is named (its title, else its path,
-     * else nothing).
+     * ({@code firstLine} -1 when the prompt does not say) and how an answer names its document ({@link #name}, or
+     * {@code null}).
      */
     private record Block(String sourceId, @Nullable String page, PageKind kind, @Nullable String section,
             String text, int firstLine, int lastLine, @Nullable String name) {
