@@ -40,8 +40,9 @@ import org.slf4j.LoggerFactory;
  * and code lines kept apart, so a heading is never glued to the sentence after it). Headings are never quoted, nor
  * is a sentence that holds the whole question word for word (a FAQ's question, an example command that asks it). A
  * quoted sentence that opens by referring back ("She played Talisa.", "It was the first final since 2002.") is quoted
- * with the sentence before it in its paragraph, which says whom or what it is about; for a question asking for a full
- * name, a sentence naming someone by one word is quoted after the passage's first sentence that names them in full
+ * with the sentence before it in its paragraph, which says whom or what it is about; for a question asking for
+ * someone (who, a first or full name), a sentence naming someone by one word is quoted after the passage's first
+ * sentence that names them in full
  * ("Gia Matteo flirts with Christian. … Ana threatens to fire Gia."). A table's rows are quoted one by
  * one, each with its table's header row (once per answer), and a row is worth the question's words it and its header
  * hold: a whole table is never one sentence. A sentence ending in a colon that introduces a code block or a list
@@ -322,7 +323,9 @@ public final class ExtractiveBackend implements LlmBackend {
         Map<String, Double> weights = QueryTerms.rarity(asked, blockTerms);
         AnswerKind kind = AnswerKind.of(question);
         String echo = echo(question);
-        boolean fullName = AnswerKind.asksFullName(question);
+        // a question asking for someone ("who", "the first name of", "the full name of"): a name of one word in a
+        // quote comes with the sentence naming them in full
+        boolean forName = kind == AnswerKind.NAME || AnswerKind.asksFullName(question);
         List<Candidate> candidates = new ArrayList<>();
         for (Passage passage : passages(blocks)) {
             Block b = passage.blocks().get(0);
@@ -347,7 +350,7 @@ public final class ExtractiveBackend implements LlmBackend {
                     String text = display(s.text());
                     candidates.add(new Candidate(text, b, passage.sourceIds(s.start(), s.end()), candidates.size(),
                             worth[i], kind.heldBy(text, asked), words,
-                            fullName ? () -> named(passage, sentences, at, asked, b)
+                            forName ? () -> named(passage, sentences, at, asked, b)
                                     : () -> lead(passage, sentences, at, b),
                             follows.get(i)));
                 }
@@ -432,7 +435,7 @@ public final class ExtractiveBackend implements LlmBackend {
     }
 
     /**
-     * For a question asking for a full name: the sentence of the passage before sentence {@code i} that first names in
+     * For a question asking for someone: the sentence of the passage before sentence {@code i} that first names in
      * full someone sentence {@code i} names by one word the question lacks ("Ana threatens to fire Gia" after "Gia
      * Matteo flirts with Christian"), else what {@link #lead} gives.
      */

@@ -284,8 +284,10 @@ final class ExtractiveBackendTest {
                 + "threatens to fire Gia after the party. [SourceId: " + plot.sourceId() + "]");
         Citation cited = CitationExtractor.standard().extract(r.text(), List.of(plot)).citations().get(0);
         assertThat(new int[] {cited.startLine(), cited.endLine()}).containsExactly(1, 3);
-        // any other question quotes the sentence alone
-        assertThat(new ExtractiveBackend(1).chat(prompt(List.of(plot), "Whom does Ana threaten to fire?")).text())
+        // so does any question asking for someone; a question asking for something else quotes the sentence alone
+        assertThat(new ExtractiveBackend(1).chat(prompt(List.of(plot), "Who does Ana threaten to fire?")).text())
+                .contains("Gia Matteo flirts with Christian at the party. … Ana threatens to fire Gia");
+        assertThat(new ExtractiveBackend(1).chat(prompt(List.of(plot), "When does Ana threaten to fire Gia?")).text())
                 .doesNotContain("Matteo");
     }
 
