@@ -83,10 +83,9 @@ public final class ExtractiveBackend implements LlmBackend {
     /** The first words of every answer. */
     public static final String LABEL = "Extractive answer (quoted from the documents, no language model):";
 
-    private static final Pattern HEADER = Pattern.compile("\\n(Page|Slide|Sheet|Section): ([^\\n]*)");
-    private static final Pattern LINES = Pattern.compile("\\nLines: (\\d{1,9})-(\\d{1,9})\\n");
-    private static final Pattern TITLE = Pattern.compile("\\nTitle: ([^\\n]*)\\n");
-    private static final Pattern PATH = Pattern.compile("\\nPath: ([^\\n]*)\\n");
+    /** A header line of a prompt block: its name ({@code Title}, {@code Lines}, {@code Page}, …) and its value. */
+    private static final Pattern HEADER = Pattern.compile("\\n([A-Z][A-Za-z ]*): ([^\\n]*)");
+    private static final Pattern LINES = Pattern.compile("(\\d{1,9})-(\\d{1,9})");
     private static final Pattern BLOCK = Pattern.compile("\\[SourceId: ([a-f0-9-]{36}:\\d+)]\\n(?:[^\\n]*\\n)*?---\\n");
     private static final Pattern CUT_MARKER = Pattern.compile("\\n\\[\\.\\.\\. cut here[^\\n]*$");
     private static final Pattern LIST_MARKER = Pattern.compile("^([-*+\u2022]|\\d{1,3}[.)])\\s+");
@@ -671,21 +670,19 @@ public final class ExtractiveBackend implements LlmBackend {
         boolean found = block.find();
         while (found) {
             String sourceId = block.group(1);
-            String header = system.substring(block.start(), block.end());
+            Map<String, String> header = new HashMap<>();
+            for (Matcher h = HEADER.matcher(system.substring(block.start(), block.end())); h.find(); ) {
+                String value = h.group(2).strip();
+                if (!value.isEmpty() && !value.equals("N/A")) {
+                    header.putIfAbsent(h.group(1), value);
+                }
+            }
             String page = null;
             PageKind kind = PageKind.PAGE;
-            String section = null;
-            Matcher h = HEADER.matcher(header);
-            while (h.find()) {
-                String value = h.group(2).strip();
-                PageKind named = PageKind.ofHeader(h.group(1));
-                if (!value.equals("N/A")) {
-                    if (named != null) {
-                        page = value;
-                        kind = named;
-                    } else {
-                        section = value;
-                    }
+            for (PageKind named : PageKind.values()) {
+                if (header.containsKey(named.header())) {
+                    page = header.get(named.header());
+                    kind = named;
                 }
             }
             int bodyStart = block.end();
@@ -695,35 +692,27 @@ public final class ExtractiveBackend implements LlmBackend {
             int limit = found ? block.start() : system.length();
             int bodyEnd = system.lastIndexOf("\n---", limit - 1);
             String body = system.substring(bodyStart, bodyEnd < bodyStart ? limit : bodyEnd);
-            Matcher lines = LINES.matcher(header);
-            boolean numbered = lines.find();
+            Matcher lines = LINES.matcher(header.getOrDefault("Lines", ""));
+            boolean numbered = lines.matches();
             int first = numbered ? Integer.parseInt(lines.group(1)) : -1;
             int last = numbered ? Integer.parseInt(lines.group(2)) : -1;
-            blocks.add(new Block(sourceId, page, kind, section, CUT_MARKER.matcher(body).replaceAll(""), first, last,
-                    name(header)));
+            blocks.add(new Block(sourceId, page, kind, header.get("Section"), CUT_MARKER.matcher(body).replaceAll(""),
+                    first, last, name(header.get("Title"), header.get("Path"))));
         }
         return blocks;
     }
 
     /**
-     * How an answer names a block's document, from the prompt's header: {@code "I. M. Pei" (i-m-pei.md)} — its title
-     * and its file's name, or the file's name alone when the title is the file's name or its path, or the title alone
-     * without a path; {@code null} when the header gives neither.
+     * How an answer names a block's document, from its header's title and path: {@code "I. M. Pei" (i-m-pei.md)} —
+     * its title and its file's name, or the file's name alone when the title is the file's name or its path, or the
+     * title alone without a path; {@code null} when the header gives neither.
      */
-    private static @Nullable String name(String header) {
-        String title = headerValue(TITLE, header);
-        String path = headerValue(PATH, header);
+    private static @Nullable String name(@Nullable String title, @Nullable String path) {
         String file = path == null ? null : path.substring(path.lastIndexOf('/') + 1);
         if (title == null || title.equals(path) || title.equals(file)) {
             return file;
         }
         return file == null ? "\"" + title + "\"" : "\"" + title + "\" (" + file + ")";
-    }
-
-    private static @Nullable String headerValue(Pattern pattern, String header) {
-        Matcher m = pattern.matcher(header);
-        String value = m.find() ? m.group(1).strip() : "";
-        return value.isEmpty() || value.equals("N/A") ? null : value;
     }
 
     /** A sentence as quoted: on one line, without a list marker. */

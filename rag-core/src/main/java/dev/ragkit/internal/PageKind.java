@@ -49,19 +49,6 @@ public enum PageKind {
         return of(document.metadata().get(METADATA_KEY));
     }
 
-    /**
-     * @param header the name of a prompt header line ({@code Page}, {@code Slide}, {@code Sheet})
-     * @return the kind it names, or {@code null} for another header
-     */
-    public static @Nullable PageKind ofHeader(String header) {
-        for (PageKind kind : values()) {
-            if (kind.header.equals(header)) {
-                return kind;
-            }
-        }
-        return null;
-    }
-
     /** @return the prompt header's name for the page: {@code Page}, {@code Slide} or {@code Sheet} */
     public String header() {
         return header;

@@ -41,6 +41,11 @@ final class ExtractiveBackendTest {
         return new ContextBlock(ContextBlock.Kind.RELEVANT, d, c, text, 1, lines, 0.8, 0.8, 0.8, null, false);
     }
 
+    /** A document of tenant {@code t}. */
+    private static StoredDocument document(String path, String title, int charCount) {
+        return StoredDocument.builder().tenant("t").path(path).title(title).charCount(charCount).build();
+    }
+
     /**
      * A chunk of document {@code d} on its lines, as retrieval hands it in: matched (with scores) or a neighbour of a
      * match (NaN scores).
@@ -73,8 +78,7 @@ final class ExtractiveBackendTest {
     @Test
     void chat_sentenceFromAPagedDocument_isQuotedWithItsPage() {
         String text = "Annual leave is 25 days. Unused days expire in March.";
-        StoredDocument d = StoredDocument.builder().tenant("t").path("hr-handbook.pdf").title("Handbook")
-                .charCount(text.length()).build();
+        StoredDocument d = document("hr-handbook.pdf", "Handbook", text.length());
         StoredChunk c = new StoredChunk(d.id(), 3, text, null, 12, 4, 4, "Leave", 12);
         ContextBlock paged = new ContextBlock(ContextBlock.Kind.RELEVANT, d, c, text, 4, 4, 0.8, 0.8, 0.8, null, false);
 
@@ -421,8 +425,7 @@ final class ExtractiveBackendTest {
         // wrapped markdown: the 126-token window ended on line 3, in the middle of a sentence that goes on in line 4
         String first = "Keys rotate every ninety days.\nOld keys keep working for a grace\nperiod that";
         String second = "lasts one week after the rotation.\nOld keys keep working in the grace period of the portal.";
-        StoredDocument d = StoredDocument.builder().tenant("t").path("keys.md").title("keys.md")
-                .charCount(first.length() + second.length() + 1).build();
+        StoredDocument d = document("keys.md", "keys.md", first.length() + second.length() + 1);
         ContextBlock a = chunkOf(d, 4, first, 1, 3, null, true);
         ContextBlock b = chunkOf(d, 5, second, 4, 5, null, false);
 
@@ -445,8 +448,7 @@ final class ExtractiveBackendTest {
         // the chunker left out line 3, a blank line: "...the rotation." ends a paragraph; "r[keys.grace]" opens one
         String first = "Keys rotate every ninety days.\nOld keys are revoked after the rotation.";
         String second = "r[keys.grace]\nold keys keep working for one week of grace.";
-        StoredDocument d = StoredDocument.builder().tenant("t").path("keys.md").title("keys.md")
-                .charCount(first.length() + second.length() + 2).build();
+        StoredDocument d = document("keys.md", "keys.md", first.length() + second.length() + 2);
         ContextBlock a = chunkOf(d, 4, first, 1, 2, null, true);
         ContextBlock b = chunkOf(d, 5, second, 4, 5, null, false);
 
@@ -462,8 +464,7 @@ final class ExtractiveBackendTest {
         String text = "Body\nThe essay compares two harbours and the way they handle their freight.\nConclusion\n"
                 + "Both harbours move about the same tonnage each year.\nThe northern harbour does it with half the"
                 + " cranes.\nEssay Memo\nThe memo is due to the tutor on the last Friday of term.";
-        StoredDocument d = StoredDocument.builder().tenant("t").path("essay.docx").title("essay.docx")
-                .charCount(text.length()).build();
+        StoredDocument d = document("essay.docx", "essay.docx", text.length());
         ContextBlock a = chunkOf(d, 0, text, 1, 7, "Body", true);
 
         ChatResult r = new ExtractiveBackend(3).chat(prompt(List.of(a), "What is the conclusion of the essay?"));
@@ -482,8 +483,7 @@ final class ExtractiveBackendTest {
         // sentences the section's words no longer reach
         String text = "They lapse on the first of April.\n\n## Requesting time off\n\n"
                 + "Time off is requested two weeks ahead.";
-        StoredDocument d = StoredDocument.builder().tenant("t").path("leave.md").title("leave.md")
-                .charCount(text.length()).build();
+        StoredDocument d = document("leave.md", "leave.md", text.length());
         ContextBlock a = chunkOf(d, 3, text, 9, 13, "Leave > Expiry of carried days", true);
 
         ChatResult r = new ExtractiveBackend(2).chat(prompt(List.of(a), "When do carried days expire?"));
@@ -497,10 +497,8 @@ final class ExtractiveBackendTest {
         // the sentence that answers says "He"; the article's title says who he is
         String text = "In 1935 he moved to the United States to study.\n\nHe was unhappy with the focus "
                 + "on Beaux-Arts architecture at both schools.";
-        StoredDocument d = StoredDocument.builder().tenant("t").path("people/i-m-pei.md").title("I. M. Pei")
-                .charCount(text.length()).build();
-        ContextBlock a = new ContextBlock(ContextBlock.Kind.RELEVANT, d, new StoredChunk(d.id(), 0, text, null, 30, 3,
-                5, "I. M. Pei", null), text, 3, 5, 0.8, 0.8, 0.8, null, false);
+        StoredDocument d = document("people/i-m-pei.md", "I. M. Pei", text.length());
+        ContextBlock a = chunkOf(d, 0, text, 3, 5, "I. M. Pei", true);
         ContextBlock untitled = block("notes.md", "Architecture schools taught Beaux-Arts design until the 1940s.");
 
         String answer = new ExtractiveBackend(2).chat(prompt(List.of(a, untitled),
