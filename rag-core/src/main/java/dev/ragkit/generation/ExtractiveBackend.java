@@ -90,6 +90,8 @@ public final class ExtractiveBackend implements LlmBackend {
     private static final Pattern CUT_MARKER = Pattern.compile("\\n\\[\\.\\.\\. cut here[^\\n]*$");
     private static final Pattern LIST_MARKER = Pattern.compile("^([-*+\u2022]|\\d{1,3}[.)])\\s+");
     private static final Pattern SPACE = Pattern.compile("\\s+");
+    /** A sentence that is one link and nothing else: a table of contents' entry, which points and says nothing. */
+    private static final Pattern LINK_ALONE = Pattern.compile("\\[[^\\]]*]\\([^)\\s]*\\)[.,;]?");
     /**
      * A sentence opening with a word that refers back to the sentence before (any of them, where {@link #PRONOUN}
      * names a person only): quoted with that one.
@@ -332,7 +334,7 @@ public final class ExtractiveBackend implements LlmBackend {
             List<@Nullable Beside> follows = new ArrayList<>(sentences.size());
             for (Sentences.Sentence s : sentences) {
                 int[] at = Sentences.introduced(passage.text(), s);
-                String block = at == null ? null : passage.text().substring(at[0], at[1]);
+                String block = at == null ? null : Sentences.rendered(passage.text().substring(at[0], at[1]));
                 // a block that asks the question itself (an example command) answers nothing, as such a sentence
                 follows.add(block == null || holds(block, echo) ? null
                         : new Beside(block, passage.sourceIds(at[0], at[1])));
@@ -344,9 +346,10 @@ public final class ExtractiveBackend implements LlmBackend {
                 Sentences.Sentence s = sentences.get(i);
                 // without the question's words, only in running text: rows and a slide's paragraphs stand alone,
                 // and look alike to a model ("South | 950" and "North | 1200")
+                String text = display(s.text());
                 if (!s.heading() && (worth[i] > 0 || embedder != null && !standsAlone(s, b))
-                        && !holds(s.text(), echo) && !goesOnFromEcho(passage, sentences, i, b, echo)) {
-                    String text = display(s.text());
+                        && !holds(s.text(), echo) && !goesOnFromEcho(passage, sentences, i, b, echo)
+                        && !LINK_ALONE.matcher(text).matches()) {
                     candidates.add(new Candidate(text, b, passage.sourceIds(s.start(), s.end()), candidates.size(),
                             worth[i], kind.heldBy(text, asked), words,
                             forName ? () -> named(passage, sentences, at, asked, b)
@@ -715,9 +718,10 @@ public final class ExtractiveBackend implements LlmBackend {
         return file == null ? "\"" + title + "\"" : "\"" + title + "\" (" + file + ")";
     }
 
-    /** A sentence as quoted: on one line, without a list marker. */
+    /** A sentence as quoted: on one line, without blockquote markers or a list marker. */
     private static String display(String sentence) {
-        return LIST_MARKER.matcher(SPACE.matcher(sentence).replaceAll(" ").strip()).replaceFirst("");
+        return LIST_MARKER.matcher(SPACE.matcher(Sentences.unquoted(sentence)).replaceAll(" ").strip())
+                .replaceFirst("");
     }
 
     /** Streams the answer line by line on the calling thread, then completes. */

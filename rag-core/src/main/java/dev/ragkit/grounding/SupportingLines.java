@@ -97,20 +97,21 @@ final class SupportingLines {
             return null;
         }
         StringBuilder flat = new StringBuilder(text.length());
-        int[] origin = new int[text.length() + 1];
+        int[] origin = new int[text.length() + 2];
         boolean space = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (Character.isWhitespace(c)) {
-                if (!space && flat.length() > 0) {
+        // the text as it reads (blockquote markers and lines that render as nothing left out), as quotes are written
+        for (int[] line : Sentences.renderedLines(text)) {
+            for (int i = line[0]; i <= line[1]; i++) {
+                char c = i < line[1] ? text.charAt(i) : '\n';        // a line's end reads as white space
+                if (!Character.isWhitespace(c)) {
+                    origin[flat.length()] = i;
+                    flat.append(c);
+                    space = false;
+                } else if (!space && flat.length() > 0) {
                     origin[flat.length()] = i;
                     flat.append(' ');
+                    space = true;
                 }
-                space = true;
-            } else {
-                origin[flat.length()] = i;
-                flat.append(c);
-                space = false;
             }
         }
         int at = flat.indexOf(wanted);

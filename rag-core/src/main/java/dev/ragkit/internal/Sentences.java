@@ -21,8 +21,10 @@ import org.jspecify.annotations.Nullable;
  * fences (a line ending in {@code ;}, <code>{</code> or <code>}</code>: on its own), comment lines (joined with
  * comment lines only) and table rows (a markdown {@code | a | b |} line, or a line whose cells the document parsers
  * joined with {@code " | "}: each row on its own, a markdown table's header row taken for a heading and named as
- * {@link Sentence#header()} by the rows under it, its {@code |---|} line dropped). Markdown link reference
- * definitions ({@code [label]: url}), which render as nothing, are dropped. The lines of a unit are read as one
+ * {@link Sentence#header()} by the rows under it, its {@code |---|} line dropped). Lines that render as no text are
+ * dropped: markdown link reference definitions ({@code [label]: url}), mdBook rule names ({@code r[items.union.intro]}),
+ * attribute anchors ({@code {#install}}) and GitHub alert markers ({@code > [!NOTE]}). A blockquote's lines are read
+ * without their {@code >} markers (a sentence's text keeps them, as written: {@link #unquoted}). The lines of a unit are read as one
  * text, and {@link BreakIterator}'s sentence instance (English rules) cuts it, except after an initial or a title
  * before a capitalised word ({@code M.V. Hughes}, {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence
  * too: a name is never cut) or after a time of day before its zone or a bracket ({@code 4:05 p.m. UTC (9:05 a.m.
@@ -34,7 +36,7 @@ public final class Sentences {
 
     /** The most words a plain line may have to be taken for a heading. */
     public static final int HEADING_WORDS = 5;
-    /** The most lines of a code block or list that {@link #introduced} hands back: a longer one is not quoted. */
+    /** The most lines of a code block, list or table {@link #introduced} hands back: a longer one is not quoted. */
     public static final int INTRODUCED_LINES = 20;
 
     private static final Pattern LIST_ITEM = Pattern.compile("\\s*([-*+•]|\\d{1,3}[.)])\\s+\\S.*");
@@ -46,6 +48,16 @@ public final class Sentences {
      */
     private static final Pattern LINK_DEFINITION = Pattern.compile(
             " {0,3}\\[[^\\]]+]:[ \\t]*(<[^>]*>|\\S+)([ \\t]+(\"[^\"]*\"|'[^']*'|\\([^)]*\\)))?\\s*");
+    /**
+     * A line that renders as no text of its own: a rule name of an mdBook specification ({@code
+     * r[items.union.intro]}, on its own line before each rule of the Rust reference), an attribute anchor
+     * ({@code {#install}}), an alert's marker ({@code [!NOTE]}, {@code [!EDITION-2021]}, after the blockquote's
+     * {@code >}).
+     */
+    private static final Pattern MARKER = Pattern.compile(
+            "\\s*([\\p{L}_][\\w-]*\\[[\\w.:/-]+]|\\{#[\\w.:-]+}|\\[![\\w-]+])\\s*");
+    /** A blockquote's markers at the start of a line: {@code > }, {@code > > }. */
+    private static final Pattern QUOTE_MARKERS = Pattern.compile("^ {0,3}(>[ \\t]?)+", Pattern.MULTILINE);
     /** A list item's line after its first: indented, not blank. */
     private static final Pattern CONTINUED = Pattern.compile("\\s+\\S.*");
     private static final Pattern COMMENT = Pattern.compile("\\s*(//|/\\*|\\*|--|;;|#!|<!--).*");
@@ -166,9 +178,10 @@ public final class Sentences {
     }
 
     /**
-     * What a sentence ending in a colon introduces: the fenced code block, or the list, that starts on the next line
-     * that is not blank ("Import the BOM, then add the modules you use:" and its XML). A code block runs to its
-     * closing fence, a list over its items and their indented lines. Nothing when the sentence does not end its line,
+     * What a sentence ending in a colon introduces: the fenced code block, list or table that starts on the next line
+     * that is neither blank nor rendering as nothing ("Import the BOM, then add the modules you use:" and its XML). A
+     * code block runs to its closing fence, a list over its items and their indented lines (blank lines and lines
+     * rendering as nothing between them too), a table over its rows. Nothing when the sentence does not end its line,
      * when something else follows, when the block does not end inside the passage (a chunk boundary cut it) or when it
      * has more than {@value #INTRODUCED_LINES} lines.
      *
@@ -187,7 +200,8 @@ public final class Sentences {
         }
         List<int[]> lines = lines(passage);
         int first = sentence.lastLine() + 1;
-        while (first < lines.size() && line(passage, lines, first).isBlank()) {
+        while (first < lines.size() && (line(passage, lines, first).isBlank()
+                || MARKER.matcher(line(passage, lines, first)).matches())) {
             first++;
         }
         if (first == lines.size()) {
@@ -200,19 +214,73 @@ public final class Sentences {
             for (int i = first + 1; i < lines.size() && last < 0; i++) {
                 last = line(passage, lines, i).strip().startsWith(marker) ? i : -1;
             }
-        } else if (LIST_ITEM.matcher(opening).matches()) {
-            last = first;
-            while (last + 1 < lines.size() && (LIST_ITEM.matcher(line(passage, lines, last + 1)).matches()
-                    || CONTINUED.matcher(line(passage, lines, last + 1)).matches())) {
+        } else if (TABLE_ROW.matcher(opening).matches()) {
+            Kind[] kinds = classify(passage, lines, null);
+            last = first;                                                     // its rows, its |---| line among them
+            while (last + 1 < lines.size() && (kinds[last + 1] == Kind.ROW || kinds[last + 1] == Kind.HEADER_ROW
+                    || TABLE_RULE.matcher(line(passage, lines, last + 1)).matches())) {
                 last++;
+            }
+        } else if (LIST_ITEM.matcher(opening).matches()) {
+            // its items and their indented lines, over blank lines and lines rendering as nothing between them
+            last = first;
+            for (int i = first + 1; i < lines.size(); i++) {
+                String line = line(passage, lines, i);
+                if (LIST_ITEM.matcher(line).matches() || CONTINUED.matcher(line).matches()) {
+                    last = i;
+                } else if (!line.isBlank() && !MARKER.matcher(line).matches()) {
+                    break;
+                }
             }
         }
         return last < 0 || last - first >= INTRODUCED_LINES ? null
                 : new int[] {lines.get(first)[0], lines.get(last)[1]};
     }
 
+    /** Line {@code i} of the passage as its blockquote holds it: without the {@code >} markers. */
     private static String line(String passage, List<int[]> lines, int i) {
-        return passage.substring(lines.get(i)[0], lines.get(i)[1]);
+        return unquoted(passage.substring(lines.get(i)[0], lines.get(i)[1]));
+    }
+
+    /**
+     * @param text lines of a document
+     * @return the lines without the blockquote markers ({@code > }) they start with
+     */
+    public static String unquoted(String text) {
+        return QUOTE_MARKERS.matcher(text).replaceAll("");
+    }
+
+    /**
+     * A block of a passage as it reads when rendered: without blockquote markers, and without the lines that render
+     * as no text (link reference definitions, rule names, anchors, alert markers; never inside a fenced code block).
+     *
+     * @param block lines of a document, such as {@link #introduced} delimits
+     * @return the block as it reads, the lines {@link #renderedLines} gives joined with line breaks
+     */
+    public static String rendered(String block) {
+        StringBuilder out = new StringBuilder(block.length());
+        for (int[] line : renderedLines(block)) {
+            out.append(out.isEmpty() ? "" : "\n").append(block, line[0], line[1]);
+        }
+        return out.toString();
+    }
+
+    /**
+     * @param text lines of a document
+     * @return the {@code [start, end)} characters of each line of the text as it reads when rendered ({@link
+     *         #rendered}): after its blockquote markers, lines rendering as no text left out
+     */
+    public static List<int[]> renderedLines(String text) {
+        List<int[]> lines = lines(text);
+        Kind[] kinds = classify(text, lines, null);
+        List<int[]> out = new ArrayList<>(lines.size());
+        for (int i = 0; i < kinds.length; i++) {
+            String line = line(text, lines, i);
+            if (kinds[i] != Kind.RULE || !(LINK_DEFINITION.matcher(line).matches() || MARKER.matcher(line).matches())) {
+                out.add(new int[] {lines.get(i)[1] - line.length(), lines.get(i)[1]});
+            }
+        }
+        return out;
     }
 
     /** The [start, end) character range of every line. */
@@ -231,7 +299,7 @@ public final class Sentences {
         Kind[] kinds = new Kind[lines.size()];
         boolean fenced = false;
         for (int i = 0; i < kinds.length; i++) {
-            String line = passage.substring(lines.get(i)[0], lines.get(i)[1]);
+            String line = line(passage, lines, i);
             String t = line.strip();
             if (FENCE.matcher(line).matches()) {
                 fenced = !fenced;
@@ -243,7 +311,7 @@ public final class Sentences {
             } else if (t.startsWith("#") && t.matches("#{1,6}(\\s.*)?")) {
                 kinds[i] = Kind.HEADING;
             } else if (RULE.matcher(line).matches() || TABLE_RULE.matcher(line).matches()
-                    || LINK_DEFINITION.matcher(line).matches()) {
+                    || LINK_DEFINITION.matcher(line).matches() || MARKER.matcher(line).matches()) {
                 kinds[i] = Kind.RULE;
             } else if (i == 0 && sectionTitle != null && t.equalsIgnoreCase(sectionTitle)) {
                 kinds[i] = Kind.HEADING;
@@ -263,8 +331,11 @@ public final class Sentences {
         for (int i = 0; i < kinds.length; i++) {
             if (kinds[i] == Kind.PROSE && plainHeading(passage, lines, kinds, i)) {
                 kinds[i] = Kind.HEADING;
+            } else if (kinds[i] == Kind.PROSE && i > 0 && line(passage, lines, i).contains("|")
+                    && (kinds[i - 1] == Kind.ROW || TABLE_RULE.matcher(line(passage, lines, i - 1)).matches())) {
+                kinds[i] = Kind.ROW;                // in a table, a row quoting code: "`u8` | 255"
             } else if (kinds[i] == Kind.ROW && i + 1 < kinds.length && kinds[i + 1] == Kind.RULE
-                    && TABLE_RULE.matcher(passage.substring(lines.get(i + 1)[0], lines.get(i + 1)[1])).matches()) {
+                    && TABLE_RULE.matcher(line(passage, lines, i + 1)).matches()) {
                 kinds[i] = Kind.HEADER_ROW;
             }
         }
@@ -281,7 +352,7 @@ public final class Sentences {
      * a line that starts with a capital letter or digit (a wrapped sentence goes on in lower case).
      */
     private static boolean plainHeading(String passage, List<int[]> lines, Kind[] kinds, int i) {
-        String t = passage.substring(lines.get(i)[0], lines.get(i)[1]).strip();
+        String t = line(passage, lines, i).strip();
         String[] words = t.split("\\s+");
         if (!HEADING_TEXT.matcher(t).matches() || words.length > HEADING_WORDS
                 || KeyTerms.STOP_WORDS.contains(words[words.length - 1].toLowerCase(Locale.ROOT))) {
@@ -293,7 +364,7 @@ public final class Sentences {
         if (kinds[i + 1] != Kind.PROSE) {
             return kinds[i + 1] != Kind.CODE;
         }
-        String next = passage.substring(lines.get(i + 1)[0], lines.get(i + 1)[1]).strip();
+        String next = line(passage, lines, i + 1).strip();
         int first = next.codePointAt(0);
         return Character.isUpperCase(first) || Character.isDigit(first);
     }

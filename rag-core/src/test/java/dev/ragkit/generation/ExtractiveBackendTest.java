@@ -445,9 +445,9 @@ final class ExtractiveBackendTest {
 
     @Test
     void chat_consecutiveChunksWithABlankLineBetween_areTwoParagraphs_notOneGluedSentence() {
-        // the chunker left out line 3, a blank line: "...the rotation." ends a paragraph; "r[keys.grace]" opens one
+        // the chunker left out line 3, a blank line: "...the rotation." ends a paragraph, "old keys" opens one
         String first = "Keys rotate every ninety days.\nOld keys are revoked after the rotation.";
-        String second = "r[keys.grace]\nold keys keep working for one week of grace.";
+        String second = "old keys keep working for one week of grace.";
         StoredDocument d = document("keys.md", "keys.md", first.length() + second.length() + 2);
         ContextBlock a = chunkOf(d, 4, first, 1, 2, null, true);
         ContextBlock b = chunkOf(d, 5, second, 4, 5, null, false);
@@ -455,7 +455,36 @@ final class ExtractiveBackendTest {
         ChatResult r = new ExtractiveBackend(1).chat(prompt(List.of(a, b), "How long do old keys keep working?"));
 
         assertThat(quoteLines(r.text())).containsExactly(
-                "- r[keys.grace] old keys keep working for one week of grace. [SourceId: " + b.sourceId() + "]");
+                "- old keys keep working for one week of grace. [SourceId: " + b.sourceId() + "]");
+    }
+
+    @Test
+    void chat_ruleNamesAlertMarkersAndLinksAlone_areNeverQuoted_andAListAfterAColonComesWhole() {
+        // the Rust reference's markdown: a rule name on its own line before each rule, notes as GitHub alerts
+        String text = "r[lifetime-elision]\n# Lifetime elision\n\nr[lifetime-elision.function]\n"
+                + "## Lifetime elision in functions\n\nr[lifetime-elision.function.intro]\nLifetime elision lets"
+                + " lifetimes be left out of function signatures:\n\nr[lifetime-elision.function.in]\n* Each elided"
+                + " lifetime in the parameters becomes a distinct parameter.\n\nr[lifetime-elision.function.out]\n"
+                + "* A single input lifetime is given to every elided output lifetime.\n\n> [!NOTE]\n> Elision"
+                + " of lifetimes is only a shorthand;\n> the lifetimes are still there.";
+        StoredDocument d = document("lifetime-elision.md", "Lifetime elision", text.length());
+        ContextBlock a = chunkOf(d, 0, text, 1, 17, null, true);
+        // a table of contents' entry is a link that says nothing
+        String contents = "- [Lifetime elision](lifetime-elision.md)\n- [Closures](closure.md)";
+        ContextBlock toc = chunkOf(document("SUMMARY.md", "Summary", contents.length()), 0, contents, 1, 2, null,
+                true);
+
+        ChatResult r = new ExtractiveBackend(3).chat(prompt(List.of(a, toc), "What is lifetime elision?"));
+
+        assertThat(r.text()).doesNotContain("r[", "[!NOTE]", ">");
+        assertThat(quoteLines(r.text())).containsExactly(
+                "- Lifetime elision lets lifetimes be left out of function signatures:",
+                "  * Each elided lifetime in the parameters becomes a distinct parameter.",
+                "",
+                "  * A single input lifetime is given to every elided output lifetime.",
+                "  [SourceId: " + a.sourceId() + "]",
+                "- Elision of lifetimes is only a shorthand; the lifetimes are still there. [SourceId: " + a.sourceId()
+                        + "]");
     }
 
     @Test

@@ -52,6 +52,25 @@ final class RegexCitationExtractorTest {
     }
 
     @Test
+    void extract_quoteOfABlockquoteOrOfAListWithRuleNames_citesItsLines_asTheQuoteReadsThem() {
+        // the Rust reference: a note as a GitHub alert, a rule name on its own line before each list item
+        StoredDocument doc = document("closure.md");
+        ContextBlock chunk = block(doc, 0, "Some closures implement more call traits:\n\nr[closure.fn-mut]\n"
+                + "* A closure that does not move implements `FnMut`.\n\nr[closure.fn]\n"
+                + "* A closure that does not mutate implements `Fn`.\n\n> [!NOTE]\n> Move closures may implement"
+                + " `Fn`,\n> even though they capture by move.\n\nThe end.", 30, 42, "Closures", null);
+
+        Citation note = extractor.extract("- Move closures may implement `Fn`, even though they capture by move. "
+                + marker(chunk), List.of(chunk)).citations().get(0);
+        Citation list = extractor.extract("- Some closures implement more call traits:\n  * A closure that does not"
+                + " move implements `FnMut`.\n\n  * A closure that does not mutate implements `Fn`.\n  "
+                + marker(chunk), List.of(chunk)).citations().get(0);
+
+        assertThat(note.location()).isEqualTo("closure.md:39-40");
+        assertThat(list.location()).isEqualTo("closure.md:30-36");
+    }
+
+    @Test
     void extract_paraphrasingStatement_citesTheSentenceSharingTheMostWords() {
         StoredDocument doc = document("keys.md");
         ContextBlock chunk = block(doc, 1, "Keys are created in the console.\nThey rotate every ninety days.\n"

@@ -38,6 +38,55 @@ final class SentencesTest {
     }
 
     @Test
+    void of_ruleNamesAnchorsAndAlertMarkers_renderAsNothing_andAreGluedToNoSentence() {
+        // the Rust reference's layout: each rule's name on its own line before its text
+        String passage = "r[items.union]\n# Unions\n\nr[items.union.intro]\nA union declaration uses the same syntax as"
+                + " a struct declaration.\n\n## Install {#install}\n{#setup}\nRun it.\n\n> [!NOTE]\n> Unions are unsafe"
+                + " to read.\n> Writes are safe.\n\n> [!EDITION-2021]\n> Since 2021.\n\nv[i]";
+
+        assertThat(texts(passage, null)).containsExactly(
+                "A union declaration uses the same syntax as a struct declaration.", "Run it.",
+                "> Unions are unsafe to read. > Writes are safe.", "> Since 2021.");
+        assertThat(headings(passage, null)).containsExactly("# Unions", "## Install {#install}");
+        assertThat(Sentences.of(passage, null).get(1).firstLine()).isEqualTo(4);
+    }
+
+    @Test
+    void of_aBlockquotesLines_areReadWithoutTheirMarkers() {
+        String passage = "> # Note\n> - first item\n> - second item\n>\n> ```rust\n> let x = 1;\n> ```\n"
+                + "> > Nested text.";
+        List<Sentences.Sentence> sentences = Sentences.of(passage, null);
+
+        assertThat(sentences).extracting(s -> Sentences.unquoted(s.text())).containsExactly("# Note", "- first item",
+                "- second item", "let x = 1;", "Nested text.");
+        assertThat(sentences.get(0).heading()).isTrue();
+        assertThat(Sentences.unquoted("> one\n  > > two\nthree > four")).isEqualTo("one\ntwo\nthree > four");
+    }
+
+    @Test
+    void introduced_aLooseListWithRuleNamesBetweenItsItems_orATable_isHandedBackWhole_andRendersWithoutThem() {
+        String passage = "Some closures implement more specific call traits:\n\nr[type.closure.call.fn-mut]\n"
+                + "* A closure that does not move implements `FnMut`.\n\nr[type.closure.call.fn]\n"
+                + "* A closure that does not mutate implements `Fn`.\n\nAfter the list.";
+        Sentences.Sentence colon = Sentences.of(passage, null).get(0);
+
+        int[] at = Sentences.introduced(passage, colon);
+
+        assertThat(at).isNotNull();
+        assertThat(Sentences.rendered(passage.substring(at[0], at[1]))).isEqualTo(
+                "* A closure that does not move implements `FnMut`.\n\n* A closure that does not mutate implements `Fn`.");
+        // a table, up to its last row
+        String table = "The unsigned integer types consist of:\n\nType | Maximum\n-----|--------\n`u8` | 255\n"
+                + "`u16` | 65535\n\nr[type.numeric.int.signed]\nThe signed ones consist of:";
+        int[] rows = Sentences.introduced(table, Sentences.of(table, null).get(0));
+        assertThat(rows).isNotNull();
+        assertThat(table.substring(rows[0], rows[1])).isEqualTo("Type | Maximum\n-----|--------\n`u8` | 255\n"
+                + "`u16` | 65535");
+        // inside a fenced code block, a line like a rule name is code and stays
+        assertThat(Sentences.rendered("```\nv[i]\n```\n[x]: https://example.org")).isEqualTo("```\nv[i]\n```");
+    }
+
+    @Test
     void of_sentencesGluedWithoutASpace_areTwo_butDottedNamesCallsAndAbbreviationsAreNot() {
         // paragraphs joined without a space, as scraped and extracted text often reads
         assertThat(texts("He was called a heretic.By 1672 he kept notebooks. It ended in 1965.\"The strike was over.",
