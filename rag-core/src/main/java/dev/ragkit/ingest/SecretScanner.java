@@ -145,6 +145,11 @@ final class SecretScanner {
     /** Unquoted values that are code: a call, an index, a dotted path, a camelCase or snake_case name, a CONSTANT. */
     private static final Pattern CODE = Pattern.compile("[()\\[\\]{}]|^[A-Za-z_$][\\w$]*(?:\\.[A-Za-z_$][\\w$]*)+$"
             + "|^[a-z]+(?:[A-Z][a-z]+)+$|^[A-Za-z]+(?:_[A-Za-z]+)+$|^[A-Z]+$");
+    /**
+     * A quoted "value" that is the code between two string literals ({@code "…, maxTokens=" + maxTokens + ", …"}):
+     * it opens or closes with an operator joining strings, white space around it.
+     */
+    private static final Pattern JOINS_LITERALS = Pattern.compile("^\\s+[+.]\\s|\\s[+.]\\s+$");
     private static final int MIN_VALUE = 6;
     /**
      * A word of prose: letters only, capitalised, maybe joined to more capitalised words ({@code RagKit}). After a
@@ -529,7 +534,7 @@ final class SecretScanner {
      * ({@code <your token>}, {@code ${DB_PASSWORD}}, {@code {{ vault }}}, {@code ****}, {@code changeme}, anything
      * with "example"), a number or duration, a relative path or URL; and, unquoted, code: a call, an index, a dotted
      * path, a camelCase or snake_case name or an upper-case constant ({@code getPassword()}, {@code config.password},
-     * {@code userInput}, {@code DB_PASSWORD}).
+     * {@code userInput}, {@code DB_PASSWORD}); quoted, the code joining two string literals ({@code " + maxTokens + "}).
      */
     static boolean trivial(String value, boolean quoted) {
         if (value.length() < MIN_VALUE || PLACEHOLDER.matcher(value).find() || NUMBER.matcher(value).matches()
@@ -539,7 +544,7 @@ final class SecretScanner {
         if (value.chars().distinct().count() == 1) {
             return true;
         }
-        return !quoted && CODE.matcher(value).find();
+        return quoted ? JOINS_LITERALS.matcher(value).find() : CODE.matcher(value).find();
     }
 
     private static boolean mixedCaseAndDigits(String token) {

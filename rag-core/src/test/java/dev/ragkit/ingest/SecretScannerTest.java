@@ -189,7 +189,10 @@ final class SecretScannerTest {
                 "if (password == null || token != expected) return;",
                 "token: Optional[str] = None",
                 "dsn = f\"postgres://{user}:{password}@{host}/sales\"",
-                "url = \"mysql://%s:%s@%s/db\" % (user, password, host)");
+                "url = \"mysql://%s:%s@%s/db\" % (user, password, host)",
+                // between two string literals: the name ends one, the "value" is the code joining them
+                "return \"Chunker[\" + counter.name() + \", maxTokens=\" + maxTokens + \", overlapTokens=\"",
+                "$msg = 'api_key=' . $apiKey . ', user=' . $user;");
 
         SecretScanner.Scan literal = SecretScanner.scan(redacted);
         SecretScanner.Scan code = SecretScanner.scan(references);
