@@ -146,10 +146,18 @@ final class SecretScanner {
     private static final Pattern CODE = Pattern.compile("[()\\[\\]{}]|^[A-Za-z_$][\\w$]*(?:\\.[A-Za-z_$][\\w$]*)+$"
             + "|^[a-z]+(?:[A-Z][a-z]+)+$|^[A-Za-z]+(?:_[A-Za-z]+)+$|^[A-Z]+$");
     /**
-     * A quoted "value" that is the code between two string literals ({@code "…, maxTokens=" + maxTokens + ", …"}):
-     * it opens or closes with an operator joining strings, white space around it.
+     * A quoted "value" that opens or closes with white space: the code between two string literals
+     * ({@code "…, maxTokens=" + maxTokens + ", …"}) or a piece of a message ({@code " tokens"}); no secret does.
      */
-    private static final Pattern JOINS_LITERALS = Pattern.compile("^\\s+[+.]\\s|\\s[+.]\\s+$");
+    private static final Pattern EDGE_SPACE = Pattern.compile("^\\s|\\s$");
+    /**
+     * A quoted value that names a setting rather than holding one: an environment variable's name
+     * ({@code OPENAI_API_KEY = "OPENAI_API_KEY"}) or a dotted property key ({@code "ragkit.tokens.prompt"}).
+     */
+    private static final Pattern SETTING_NAME = Pattern.compile(
+            "[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+|[a-z][a-z0-9-]*(?:\\.[a-z][a-z0-9-]*)+");
+    /** An unquoted value of letters that ends a statement ({@code this.contextTokens = tokens;}): a variable. */
+    private static final Pattern VARIABLE_STATEMENT = Pattern.compile("[A-Za-z_$]+;");
     private static final int MIN_VALUE = 6;
     /**
      * A word of prose: letters only, capitalised, maybe joined to more capitalised words ({@code RagKit}). After a
@@ -387,7 +395,7 @@ final class SecretScanner {
         while (from < line.length() && budget[0] > 0 && m.find(from)) {
             from = m.end("key");
             String kind = secretKind(m.group("key"));
-            if (kind == null) {
+            if (kind == null || closesALiteral(line, m)) {
                 continue;
             }
             budget[0]--;
@@ -408,7 +416,9 @@ final class SecretScanner {
             String bare = quoted ? value : TRAILING.matcher(value).replaceAll("");
             boolean prose = code && value.chars().anyMatch(Character::isWhitespace)
                     || !quoted && sentenceGoesOn(line, m, bare, next);
-            if (!prose && !trivial(bare, quoted && !code)) {
+            // a variable ending a statement ("this.contextTokens = tokens;") is code, though "tokens" alone is a word
+            boolean variable = !quoted && VARIABLE_STATEMENT.matcher(value).matches();
+            if (!prose && !variable && !trivial(bare, quoted && !code)) {
                 spans.add(new Span(start, end, kind));
                 from = Math.max(from, end);
             }
@@ -427,6 +437,19 @@ final class SecretScanner {
                 && line.substring(m.end("key"), m.start("val")).indexOf(':') >= 0
                 && WORD_BEFORE.matcher(line.substring(Math.max(0, m.start() - 40), m.start())).find()
                 && PROSE_WORD.matcher(value).matches();
+    }
+
+    /**
+     * Whether the name is the last word of a string literal rather than a name: a quote closes it that did not open
+     * it ({@code requiresToken() ? "bearer tokens" : "loopback only"}), where {@code "tokens": "…"} is a name.
+     */
+    private static boolean closesALiteral(String line, Matcher m) {
+        int after = m.end("key");
+        if (after >= line.length() || line.charAt(after) != '"' && line.charAt(after) != '\'') {
+            return false;
+        }
+        int before = m.start("key") - 1;
+        return before < 0 || line.charAt(before) != line.charAt(after);
     }
 
     /** @return the index of {@code c} in {@code line} from {@code from}, or {@code otherwise} when absent */
@@ -534,7 +557,9 @@ final class SecretScanner {
      * ({@code <your token>}, {@code ${DB_PASSWORD}}, {@code {{ vault }}}, {@code ****}, {@code changeme}, anything
      * with "example"), a number or duration, a relative path or URL; and, unquoted, code: a call, an index, a dotted
      * path, a camelCase or snake_case name or an upper-case constant ({@code getPassword()}, {@code config.password},
-     * {@code userInput}, {@code DB_PASSWORD}); quoted, the code joining two string literals ({@code " + maxTokens + "}).
+     * {@code userInput}, {@code DB_PASSWORD}); quoted, text with
+     * white space at an edge (the code joining two string literals, {@code " + maxTokens + "}) or the name of a
+     * setting ({@code "OPENAI_API_KEY"}, {@code "ragkit.secrets"}).
      */
     static boolean trivial(String value, boolean quoted) {
         if (value.length() < MIN_VALUE || PLACEHOLDER.matcher(value).find() || NUMBER.matcher(value).matches()
@@ -544,7 +569,8 @@ final class SecretScanner {
         if (value.chars().distinct().count() == 1) {
             return true;
         }
-        return quoted ? JOINS_LITERALS.matcher(value).find() : CODE.matcher(value).find();
+        return quoted ? EDGE_SPACE.matcher(value).find() || SETTING_NAME.matcher(value).matches()
+                : CODE.matcher(value).find();
     }
 
     private static boolean mixedCaseAndDigits(String token) {

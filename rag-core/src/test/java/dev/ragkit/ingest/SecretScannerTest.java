@@ -192,7 +192,14 @@ final class SecretScannerTest {
                 "url = \"mysql://%s:%s@%s/db\" % (user, password, host)",
                 // between two string literals: the name ends one, the "value" is the code joining them
                 "return \"Chunker[\" + counter.name() + \", maxTokens=\" + maxTokens + \", overlapTokens=\"",
-                "$msg = 'api_key=' . $apiKey . ', user=' . $user;");
+                "$msg = 'api_key=' . $apiKey . ', user=' . $user;",
+                "(tokens == 1 ? \" token\" : \" tokens\") + \" received\"",
+                // a setting's name, not its value; a variable assigned in a statement
+                "public static final String OPENAI_API_KEY = \"OPENAI_API_KEY\";",
+                "static final String SECRETS_KEY = \"ragkit.secrets\";",
+                "this.contextTokens = tokens;",
+                // the last word of a string literal is no name: "bearer tokens" : "loopback only"
+                "log(settings.requiresToken() ? \"bearer tokens\" : \"loopback only\", url);");
 
         SecretScanner.Scan literal = SecretScanner.scan(redacted);
         SecretScanner.Scan code = SecretScanner.scan(references);
