@@ -718,10 +718,9 @@ public final class ExtractiveBackend implements LlmBackend {
         return file == null ? "\"" + title + "\"" : "\"" + title + "\" (" + file + ")";
     }
 
-    /** A sentence as quoted: on one line, without blockquote markers or a list marker. */
+    /** A sentence as quoted: on one line, without a list marker. */
     private static String display(String sentence) {
-        return LIST_MARKER.matcher(SPACE.matcher(Sentences.unquoted(sentence)).replaceAll(" ").strip())
-                .replaceFirst("");
+        return LIST_MARKER.matcher(SPACE.matcher(sentence).replaceAll(" ").strip()).replaceFirst("");
     }
 
     /** Streams the answer line by line on the calling thread, then completes. */

@@ -557,9 +557,9 @@ final class SecretScanner {
      * ({@code <your token>}, {@code ${DB_PASSWORD}}, {@code {{ vault }}}, {@code ****}, {@code changeme}, anything
      * with "example"), a number or duration, a relative path or URL; and, unquoted, code: a call, an index, a dotted
      * path, a camelCase or snake_case name or an upper-case constant ({@code getPassword()}, {@code config.password},
-     * {@code userInput}, {@code DB_PASSWORD}); quoted, text with
-     * white space at an edge (the code joining two string literals, {@code " + maxTokens + "}) or the name of a
-     * setting ({@code "OPENAI_API_KEY"}, {@code "ragkit.secrets"}).
+     * {@code userInput}, {@code DB_PASSWORD}); quoted, text with white space at an edge (the code joining two string
+     * literals, {@code " + maxTokens + "}) or the name of a setting ({@code "OPENAI_API_KEY"},
+     * {@code "ragkit.secrets"}).
      */
     static boolean trivial(String value, boolean quoted) {
         if (value.length() < MIN_VALUE || PLACEHOLDER.matcher(value).find() || NUMBER.matcher(value).matches()

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -22,15 +23,15 @@ import org.jspecify.annotations.Nullable;
  * comment lines only) and table rows (a markdown {@code | a | b |} line, or a line whose cells the document parsers
  * joined with {@code " | "}: each row on its own, a markdown table's header row taken for a heading and named as
  * {@link Sentence#header()} by the rows under it, its {@code |---|} line dropped). Lines that render as no text are
- * dropped: markdown link reference definitions ({@code [label]: url}), mdBook rule names ({@code r[items.union.intro]}),
- * attribute anchors ({@code {#install}}) and GitHub alert markers ({@code > [!NOTE]}). A blockquote's lines are read
- * without their {@code >} markers (a sentence's text keeps them, as written: {@link #unquoted}). The lines of a unit are read as one
- * text, and {@link BreakIterator}'s sentence instance (English rules) cuts it, except after an initial or a title
- * before a capitalised word ({@code M.V. Hughes}, {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence
- * too: a name is never cut) or after a time of day before its zone or a bracket ({@code 4:05 p.m. UTC (9:05 a.m.
- * PDT)}), and reference marks after a full stop ({@code time.[1][2] It}, {@link ReferenceMarks}) end the sentence
- * before them, and a "!" or "?" followed by a word in lower case ends none ({@code the "Hey Ya!" video}). Stateless
- * and thread-safe.
+ * dropped: markdown link reference definitions ({@code [label]: url}), mdBook rule names
+ * ({@code r[items.union.intro]}), attribute anchors ({@code {#install}}) and GitHub alert markers
+ * ({@code > [!NOTE]}). A blockquote's lines are read without their {@code >} markers, a comment's without its
+ * decoration ({@code //}, a block comment's {@code /**} and {@code *}). The lines of a unit are read as one text, and {@link BreakIterator}'s sentence
+ * instance (English rules) cuts it, except after an initial or a title before a capitalised word ({@code M.V. Hughes},
+ * {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence too: a name is never cut) or after a time of day
+ * before its zone or a bracket ({@code 4:05 p.m. UTC (9:05 a.m. PDT)}), and reference marks after a full stop ({@code
+ * time.[1][2] It}, {@link ReferenceMarks}) end the sentence before them, and a "!" or "?" followed by a word in lower
+ * case ends none ({@code the "Hey Ya!" video}). Stateless and thread-safe.
  */
 public final class Sentences {
 
@@ -61,6 +62,12 @@ public final class Sentences {
     /** A list item's line after its first: indented, not blank. */
     private static final Pattern CONTINUED = Pattern.compile("\\s+\\S.*");
     private static final Pattern COMMENT = Pattern.compile("\\s*(//|/\\*|\\*|--|;;|#!|<!--).*");
+    /** What a line comment's line starts with: {@code // }. */
+    private static final Pattern LINE_COMMENT = Pattern.compile("\\s*//+\\s?");
+    /** What a block comment's line starts with: {@code /** }, {@code  * }. */
+    private static final Pattern BLOCK_COMMENT = Pattern.compile("\\s*(/\\*+|\\*+(?!/))\\s?");
+    /** A block comment's end (stars, then a slash) at the end of a line. */
+    private static final Pattern BLOCK_COMMENT_END = Pattern.compile("\\s*\\*+/\\s*$");
     private static final Pattern CODE_END = Pattern.compile(".*[;{}]\\s*");
     private static final Pattern CLOSING = Pattern.compile(".*[.!?:;,\"'”’)\\]]\\s*");
     /**
@@ -97,7 +104,9 @@ public final class Sentences {
     /**
      * One sentence (or a heading, or a code line) of a passage.
      *
-     * @param text      the sentence as written, its line breaks included
+     * @param text      the sentence as it reads: its lines' characters without blockquote markers and a comment's
+     *                  decoration ({@code //}; a block comment's {@code /**}, {@code *} and its end), lines that
+     *                  render as nothing left out, joined with line breaks
      * @param start     its first character in the passage
      * @param end       the character after its last one
      * @param firstLine the passage line (0-based) it starts on
@@ -116,7 +125,7 @@ public final class Sentences {
     }
 
     /** What a line is, for deciding which lines may share a sentence. */
-    private enum Kind { BLANK, HEADING, PROSE, ITEM, COMMENT, CODE, FENCE, RULE, ROW, HEADER_ROW }
+    private enum Kind { BLANK, HEADING, PROSE, ITEM, COMMENT, BLOCK_COMMENT, CODE, FENCE, RULE, ROW, HEADER_ROW }
 
     /**
      * @param passage the text, lines separated by {@code \n}
@@ -139,6 +148,7 @@ public final class Sentences {
         Objects.requireNonNull(passage, "passage");
         List<int[]> lines = lines(passage);
         Kind[] kinds = classify(passage, lines, lastPart(section));
+        int[][] shown = readable(passage, lines, kinds);
         List<Sentence> out = new ArrayList<>();
         Sentence header = null;
         int i = 0;
@@ -152,14 +162,15 @@ public final class Sentences {
                 continue;
             }
             if (kind == Kind.ROW || kind == Kind.HEADER_ROW) {
-                Sentence row = add(out, passage, lines, lines.get(i)[0], lines.get(i)[1], kind == Kind.HEADER_ROW,
-                        true, header);
+                Sentence row = add(out, passage, lines, shown, lines.get(i)[0], lines.get(i)[1],
+                        kind == Kind.HEADER_ROW, true, header);
                 header = kind == Kind.HEADER_ROW ? row : header;
                 i++;
                 continue;
             }
             int j = i + 1;
-            if (!linesAreUnits && (kind == Kind.PROSE || kind == Kind.ITEM || kind == Kind.COMMENT)) {
+            if (!linesAreUnits && (kind == Kind.PROSE || kind == Kind.ITEM || kind == Kind.COMMENT
+                    || kind == Kind.BLOCK_COMMENT)) {
                 Kind follows = kind == Kind.ITEM ? Kind.PROSE : kind;
                 while (j < lines.size() && kinds[j] == follows) {
                     j++;
@@ -168,9 +179,9 @@ public final class Sentences {
             int from = lines.get(i)[0];
             int to = lines.get(j - 1)[1];
             if (kind == Kind.HEADING || kind == Kind.CODE) {
-                add(out, passage, lines, from, to, kind == Kind.HEADING, false, null);
+                add(out, passage, lines, shown, from, to, kind == Kind.HEADING, false, null);
             } else {
-                split(out, passage, lines, from, to);
+                split(out, passage, lines, shown, from, to);
             }
             i = j;
         }
@@ -201,7 +212,7 @@ public final class Sentences {
         List<int[]> lines = lines(passage);
         int first = sentence.lastLine() + 1;
         while (first < lines.size() && (line(passage, lines, first).isBlank()
-                || MARKER.matcher(line(passage, lines, first)).matches())) {
+                || rendersNothing(line(passage, lines, first)))) {
             first++;
         }
         if (first == lines.size()) {
@@ -228,7 +239,7 @@ public final class Sentences {
                 String line = line(passage, lines, i);
                 if (LIST_ITEM.matcher(line).matches() || CONTINUED.matcher(line).matches()) {
                     last = i;
-                } else if (!line.isBlank() && !MARKER.matcher(line).matches()) {
+                } else if (!line.isBlank() && !rendersNothing(line)) {
                     break;
                 }
             }
@@ -237,16 +248,18 @@ public final class Sentences {
                 : new int[] {lines.get(first)[0], lines.get(last)[1]};
     }
 
+    /** Whether a line (outside a fenced block) renders as no text: a link definition, a rule name, an anchor. */
+    private static boolean rendersNothing(String line) {
+        return LINK_DEFINITION.matcher(line).matches() || MARKER.matcher(line).matches();
+    }
+
     /** Line {@code i} of the passage as its blockquote holds it: without the {@code >} markers. */
     private static String line(String passage, List<int[]> lines, int i) {
         return unquoted(passage.substring(lines.get(i)[0], lines.get(i)[1]));
     }
 
-    /**
-     * @param text lines of a document
-     * @return the lines without the blockquote markers ({@code > }) they start with
-     */
-    public static String unquoted(String text) {
+    /** The lines without the blockquote markers ({@code > }) they start with. */
+    private static String unquoted(String text) {
         return QUOTE_MARKERS.matcher(text).replaceAll("");
     }
 
@@ -272,13 +285,43 @@ public final class Sentences {
      */
     public static List<int[]> renderedLines(String text) {
         List<int[]> lines = lines(text);
-        Kind[] kinds = classify(text, lines, null);
         List<int[]> out = new ArrayList<>(lines.size());
-        for (int i = 0; i < kinds.length; i++) {
-            String line = line(text, lines, i);
-            if (kinds[i] != Kind.RULE || !(LINK_DEFINITION.matcher(line).matches() || MARKER.matcher(line).matches())) {
-                out.add(new int[] {lines.get(i)[1] - line.length(), lines.get(i)[1]});
+        for (int[] line : readable(text, lines, classify(text, lines, null))) {
+            if (line != null) {
+                out.add(line);
             }
+        }
+        return out;
+    }
+
+    /**
+     * Each line's characters as they read, {@code {start, end}} in the passage: after its blockquote markers and a
+     * comment's decoration ({@code //}, a block comment's {@code /**}, {@code *} and {@code * /}); {@code null} for a
+     * line that reads as nothing (a link definition, a rule name, an anchor; a comment's {@code /**} or {@code * /}
+     * alone). A horizontal rule stays a line.
+     */
+    private static int[][] readable(String passage, List<int[]> lines, Kind[] kinds) {
+        int[][] out = new int[lines.size()][];
+        for (int i = 0; i < kinds.length; i++) {
+            String line = line(passage, lines, i);
+            int end = lines.get(i)[1];
+            int start = end - line.length();
+            if (kinds[i] == Kind.RULE && rendersNothing(line)) {
+                continue;
+            }
+            if (kinds[i] == Kind.BLOCK_COMMENT || kinds[i] == Kind.COMMENT && line.strip().startsWith("//")) {
+                boolean block = kinds[i] == Kind.BLOCK_COMMENT;
+                Matcher opening = (block ? BLOCK_COMMENT : LINE_COMMENT).matcher(line);
+                int after = opening.lookingAt() ? opening.end() : 0;
+                Matcher closing = BLOCK_COMMENT_END.matcher(line);
+                int before = block && closing.find(after) ? closing.start() : line.length();
+                if (line.substring(after, before).isBlank()) {
+                    continue;
+                }
+                end = start + before;
+                start += after;
+            }
+            out[i] = new int[] {start, end};
         }
         return out;
     }
@@ -298,6 +341,7 @@ public final class Sentences {
     private static Kind[] classify(String passage, List<int[]> lines, @Nullable String sectionTitle) {
         Kind[] kinds = new Kind[lines.size()];
         boolean fenced = false;
+        boolean commented = startsInsideABlockComment(passage, lines);       // inside a block comment: /* … */
         for (int i = 0; i < kinds.length; i++) {
             String line = line(passage, lines, i);
             String t = line.strip();
@@ -308,10 +352,13 @@ public final class Sentences {
                 kinds[i] = t.isEmpty() ? Kind.BLANK : Kind.CODE;
             } else if (t.isEmpty()) {
                 kinds[i] = Kind.BLANK;
+            } else if (commented || t.startsWith("/*")) {
+                kinds[i] = Kind.BLOCK_COMMENT;
+                commented = !t.substring(commented ? 0 : 2).contains("*/");
             } else if (t.startsWith("#") && t.matches("#{1,6}(\\s.*)?")) {
                 kinds[i] = Kind.HEADING;
             } else if (RULE.matcher(line).matches() || TABLE_RULE.matcher(line).matches()
-                    || LINK_DEFINITION.matcher(line).matches() || MARKER.matcher(line).matches()) {
+                    || rendersNothing(line)) {
                 kinds[i] = Kind.RULE;
             } else if (i == 0 && sectionTitle != null && t.equalsIgnoreCase(sectionTitle)) {
                 kinds[i] = Kind.HEADING;
@@ -342,6 +389,30 @@ public final class Sentences {
         return kinds;
     }
 
+    /**
+     * Whether the passage starts inside a block comment (a chunk cut it): its first line that is not blank starts with
+     * {@code *}, and a line ends the comment before any line opens one.
+     */
+    private static boolean startsInsideABlockComment(String passage, List<int[]> lines) {
+        int first = 0;
+        while (first < lines.size() && line(passage, lines, first).isBlank()) {
+            first++;
+        }
+        if (first == lines.size() || !line(passage, lines, first).strip().startsWith("*")) {
+            return false;
+        }
+        for (int i = first; i < lines.size(); i++) {
+            String t = line(passage, lines, i).strip();
+            if (t.startsWith("/*")) {
+                return false;
+            }
+            if (t.endsWith("*/")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Code rather than prose ending in a semicolon: an operator, a call or a brace somewhere in the line. */
     private static boolean looksLikeCode(String line) {
         return line.endsWith("{") || line.endsWith("}") || line.contains("(") || line.contains("=");
@@ -370,7 +441,8 @@ public final class Sentences {
     }
 
     /** BreakIterator's sentences of the characters [from, to), each trimmed. */
-    private static void split(List<Sentence> out, String passage, List<int[]> lines, int from, int to) {
+    private static void split(List<Sentence> out, String passage, List<int[]> lines, int[][] shown, int from,
+            int to) {
         String text = passage.substring(from, to).replace('\n', ' ');
         BreakIterator it = BreakIterator.getSentenceInstance(Locale.ENGLISH);
         it.setText(ReferenceMarks.maskAsClosers(text));         // "over time.[1][2] It": a boundary after the marks
@@ -386,11 +458,11 @@ public final class Sentences {
             }
             for (int glued = start + 1; glued < end; glued++) {      // "a heretic.By 1672 he", which the JDK keeps
                 if (gluedAt(text, glued)) {
-                    add(out, passage, lines, from + start, from + glued, false, false, null);
+                    add(out, passage, lines, shown, from + start, from + glued, false, false, null);
                     start = glued;
                 }
             }
-            add(out, passage, lines, from + start, from + end, false, false, null);
+            add(out, passage, lines, shown, from + start, from + end, false, false, null);
             start = end;
         }
     }
@@ -472,9 +544,12 @@ public final class Sentences {
                 || Character.isLowerCase(following) && INNER_CRY.matcher(tail).find();
     }
 
-    /** Adds the trimmed characters [from, to) as a sentence, unless blank; returns it, or {@code null}. */
-    private static @Nullable Sentence add(List<Sentence> out, String passage, List<int[]> lines, int from, int to,
-            boolean heading, boolean row, @Nullable Sentence header) {
+    /**
+     * Adds the characters [from, to) as a sentence: its text as it reads ({@code shown}), its place from the first
+     * character that reads to the last; unless nothing of it reads. Returns it, or {@code null}.
+     */
+    private static @Nullable Sentence add(List<Sentence> out, String passage, List<int[]> lines, int[][] shown,
+            int from, int to, boolean heading, boolean row, @Nullable Sentence header) {
         while (from < to && Character.isWhitespace(passage.charAt(from))) {
             from++;
         }
@@ -484,7 +559,28 @@ public final class Sentences {
         if (from >= to) {
             return null;
         }
-        Sentence s = new Sentence(passage.substring(from, to), from, to, lineOf(lines, from), lineOf(lines, to - 1),
+        StringBuilder text = new StringBuilder(to - from);
+        int start = -1;
+        int end = -1;
+        for (int k = lineOf(lines, from); k <= lineOf(lines, to - 1); k++) {
+            int a = shown[k] == null ? to : Math.max(from, shown[k][0]);
+            int b = shown[k] == null ? to : Math.min(to, shown[k][1]);
+            if (a < b && !passage.substring(a, b).isBlank()) {
+                text.append(text.isEmpty() ? "" : "\n").append(passage, a, b);
+                start = start < 0 ? a : start;
+                end = b;
+            }
+        }
+        if (start < 0) {
+            return null;                                   // nothing of it reads: a comment's "/**", a marker
+        }
+        while (Character.isWhitespace(passage.charAt(start))) {
+            start++;
+        }
+        while (Character.isWhitespace(passage.charAt(end - 1))) {
+            end--;
+        }
+        Sentence s = new Sentence(text.toString().strip(), start, end, lineOf(lines, start), lineOf(lines, end - 1),
                 heading, row, header);
         out.add(s);
         return s;

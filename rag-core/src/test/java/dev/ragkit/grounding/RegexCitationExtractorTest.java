@@ -52,7 +52,7 @@ final class RegexCitationExtractorTest {
     }
 
     @Test
-    void extract_quoteOfABlockquoteOrOfAListWithRuleNames_citesItsLines_asTheQuoteReadsThem() {
+    void extract_quoteOfABlockquoteACommentOrAListWithRuleNames_citesItsLines_asTheQuoteReadsThem() {
         // the Rust reference: a note as a GitHub alert, a rule name on its own line before each list item
         StoredDocument doc = document("closure.md");
         ContextBlock chunk = block(doc, 0, "Some closures implement more call traits:\n\nr[closure.fn-mut]\n"
@@ -68,6 +68,12 @@ final class RegexCitationExtractorTest {
 
         assertThat(note.location()).isEqualTo("closure.md:39-40");
         assertThat(list.location()).isEqualTo("closure.md:30-36");
+        // a comment's decoration is not in the quote either
+        ContextBlock code = block(document("Counter.java"), 0, "/**\n * Counts tokens fast: one lookup\n"
+                + " * per character. It never counts twice.\n */\nint count(String s) {", 10, 14, "Counter", null);
+        Citation comment = extractor.extract("- Counts tokens fast: one lookup per character. " + marker(code),
+                List.of(code)).citations().get(0);
+        assertThat(comment.location()).isEqualTo("Counter.java:11-12");
     }
 
     @Test

@@ -46,7 +46,7 @@ final class SentencesTest {
 
         assertThat(texts(passage, null)).containsExactly(
                 "A union declaration uses the same syntax as a struct declaration.", "Run it.",
-                "> Unions are unsafe to read. > Writes are safe.", "> Since 2021.");
+                "Unions are unsafe to read. Writes are safe.", "Since 2021.");
         assertThat(headings(passage, null)).containsExactly("# Unions", "## Install {#install}");
         assertThat(Sentences.of(passage, null).get(1).firstLine()).isEqualTo(4);
     }
@@ -57,10 +57,31 @@ final class SentencesTest {
                 + "> > Nested text.";
         List<Sentences.Sentence> sentences = Sentences.of(passage, null);
 
-        assertThat(sentences).extracting(s -> Sentences.unquoted(s.text())).containsExactly("# Note", "- first item",
+        assertThat(sentences).extracting(Sentences.Sentence::text).containsExactly("# Note", "- first item",
                 "- second item", "let x = 1;", "Nested text.");
         assertThat(sentences.get(0).heading()).isTrue();
-        assertThat(Sentences.unquoted("> one\n  > > two\nthree > four")).isEqualTo("one\ntwo\nthree > four");
+        // its place in the passage: from its first character that reads, after the markers
+        assertThat(passage.substring(sentences.get(4).start(), sentences.get(4).end())).isEqualTo("Nested text.");
+        assertThat(sentences.get(4).firstLine()).isEqualTo(7);
+        assertThat(texts("Prose quoting 3 > 2\nand more.", null)).containsExactly("Prose quoting 3 > 2 and more.");
+    }
+
+    @Test
+    void of_aCommentsDecoration_isNoPartOfItsSentences() {
+        String code = "/**\n * Counts tokens fast: one lookup\n * per character. It never counts twice.\n */\n"
+                + "int count(String s) {\n    // Scale by the ratio seen\n    // so far.\n    return n; /* cheap */\n}";
+        List<Sentences.Sentence> sentences = Sentences.of(code, null);
+
+        assertThat(texts(code, null)).containsExactly("Counts tokens fast: one lookup per character.",
+                "It never counts twice.", "int count(String s) {", "Scale by the ratio seen so far.",
+                "return n; /* cheap */", "}");
+        assertThat(sentences.get(0).firstLine()).isEqualTo(1);                  // not the "/**" line
+        assertThat(sentences.get(1).lastLine()).isEqualTo(2);
+        // a chunk that starts inside a block comment
+        assertThat(texts(" * guess only needs\n * to be consistent.\n */\nint x;", null))
+                .containsExactly("guess only needs to be consistent.", "int x;");
+        // a markdown list's "* " is no comment's decoration
+        assertThat(texts("* first item\n* second item.", null)).containsExactly("* first item * second item.");
     }
 
     @Test
@@ -74,7 +95,8 @@ final class SentencesTest {
 
         assertThat(at).isNotNull();
         assertThat(Sentences.rendered(passage.substring(at[0], at[1]))).isEqualTo(
-                "* A closure that does not move implements `FnMut`.\n\n* A closure that does not mutate implements `Fn`.");
+                "* A closure that does not move implements `FnMut`.\n\n"
+                        + "* A closure that does not mutate implements `Fn`.");
         // a table, up to its last row
         String table = "The unsigned integer types consist of:\n\nType | Maximum\n-----|--------\n`u8` | 255\n"
                 + "`u16` | 65535\n\nr[type.numeric.int.signed]\nThe signed ones consist of:";
@@ -168,7 +190,8 @@ final class SentencesTest {
     void of_commentLinesOutsideFences_joinEachOtherButNotTheCode() {
         String passage = "// Rotates the key\n// every ninety days.\nint days = 90;\nreturn days;";
 
-        assertThat(texts(passage, null)).containsExactly("// Rotates the key // every ninety days.", "int days = 90;",
+        // read without the comment's "//" (inside a fence, above, a comment line is code as written)
+        assertThat(texts(passage, null)).containsExactly("Rotates the key every ninety days.", "int days = 90;",
                 "return days;");
     }
 
