@@ -550,12 +550,6 @@ public final class Sentences {
      */
     private static @Nullable Sentence add(List<Sentence> out, String passage, List<int[]> lines, int[][] shown,
             int from, int to, boolean heading, boolean row, @Nullable Sentence header) {
-        while (from < to && Character.isWhitespace(passage.charAt(from))) {
-            from++;
-        }
-        while (to > from && Character.isWhitespace(passage.charAt(to - 1))) {
-            to--;
-        }
         if (from >= to) {
             return null;
         }
