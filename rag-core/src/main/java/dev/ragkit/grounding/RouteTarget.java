@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
  * @param ownerId    the owner's id, or {@code null} when falling back to the administrator
  * @param ownerEmail where to send it: the owner's address, or the administrator's; {@code null} when neither is
  *                   configured (the reason then says how to configure one)
- * @param reason     why, e.g. {@code No owner for tag 'hr' - routing to admin}
+ * @param reason     why it routes, then where to, e.g. {@code Confidence 45% is below the threshold of 60%. No
+ *                   owner for tag 'hr' - routing to admin}
  * @param fallback   whether no owner was found and the administrator gets it
  */
 public record RouteTarget(String tag, @Nullable String ownerId, @Nullable String ownerEmail, String reason,

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * case) never counts, since it names no team. The highest count wins; equal counts go to the alphabetically
  * first tag ({@link String#compareTo}), so the choice is deterministic. With no tag, no owner, or a failing
  * {@link OwnerDirectory}, the question goes to the administrator; when no administrator is configured either, the
- * route names nobody and its reason says how to configure one. Thread-safe when the directory is.
+ * route names nobody and its reason says how to configure one. A route's reason starts with why it routes (the
+ * confidence and the threshold), then says where it goes and why there. Thread-safe when the directory is.
  */
 final class TagOwnerRouter implements Router {
 
@@ -71,9 +72,10 @@ final class TagOwnerRouter implements Router {
         if (used.isEmpty()) {
             return toAdministrator(NO_CONTEXT_REASON);
         }
+        String why = "Confidence " + confidence + "% is below the threshold of " + threshold + "%";
         String tag = primaryTag(used);
         if (tag == null) {
-            return toAdministrator("No specific tags in context - routing to admin");
+            return toAdministrator(why + ". No specific tags in context - routing to admin");
         }
         Optional<Owner> owner;
         try {
@@ -81,14 +83,14 @@ final class TagOwnerRouter implements Router {
         } catch (RuntimeException e) {
             LOG.warn("Owner lookup failed for tag '{}' of tenant '{}'; routing to the administrator instead", tag,
                     tenant, e);
-            return toAdministrator("Owner lookup failed for tag '" + tag + "' (" + e.getClass().getSimpleName()
-                    + ") - routing to admin");
+            return toAdministrator(why + ". Owner lookup failed for tag '" + tag + "' ("
+                    + e.getClass().getSimpleName() + ") - routing to admin");
         }
         if (owner.isEmpty()) {
-            return toAdministrator("No owner for tag '" + tag + "' - routing to admin");
+            return toAdministrator(why + ". No owner for tag '" + tag + "' - routing to admin");
         }
-        return new RouteTarget(tag, owner.get().id(), owner.get().email(), "Confidence " + confidence
-                + "% is below the threshold of " + threshold + "% - routing to the owner of '" + tag + "'", false);
+        return new RouteTarget(tag, owner.get().id(), owner.get().email(), why + " - routing to the owner of '"
+                + tag + "'", false);
     }
 
     /** @return the most frequent routing tag of the blocks, ties to the alphabetically first; null when none */

@@ -95,7 +95,7 @@ final class TagOwnerRouterTest {
 
         assertThat(target.fallback()).isFalse();
         assertThat(fallback).isEqualTo(
-                new RouteTarget("system", null, ADMIN, "No owner for tag 'hr' - routing to admin", true));
+                new RouteTarget("system", null, ADMIN, "Confidence 10% is below the threshold of 60%. No owner for tag 'hr' - routing to admin", true));
     }
 
     @Test
@@ -117,7 +117,7 @@ final class TagOwnerRouterTest {
                 blockOf(document("b.md"), 0));
 
         assertThat(target).isEqualTo(new RouteTarget("system", null, ADMIN,
-                "No specific tags in context - routing to admin", true));
+                "Confidence 10% is below the threshold of 60%. No specific tags in context - routing to admin", true));
     }
 
     @Test
@@ -201,7 +201,7 @@ final class TagOwnerRouterTest {
         assertThat(routing.target().ownerEmail()).isEqualTo(ADMIN);
         assertThat(routing.target().fallback()).isTrue();
         assertThat(routing.target().reason())
-                .isEqualTo("Owner lookup failed for tag 'hr' (IllegalStateException) - routing to admin");
+                .isEqualTo("Confidence 10% is below the threshold of 60%. Owner lookup failed for tag 'hr' (IllegalStateException) - routing to admin");
     }
 
     @Test
@@ -212,7 +212,7 @@ final class TagOwnerRouterTest {
                 .route(TENANT, 10, List.of(blockOf(document("h.md", "hr"), 0))).target();
 
         assertThat(target.fallback()).isTrue();
-        assertThat(target.reason()).startsWith("Owner lookup failed for tag 'hr'");
+        assertThat(target.reason()).startsWith("Confidence 10% is below the threshold of 60%. Owner lookup failed for tag 'hr'");
     }
 
     // ------------------------------------------------------------------------------------------ empty and admin
@@ -252,7 +252,7 @@ final class TagOwnerRouterTest {
         assertThat(routing.action()).isEqualTo(Action.ROUTE);
         assertThat(routing.target().ownerEmail()).isNull();
         assertThat(routing.target().fallback()).isTrue();
-        assertThat(routing.target().reason()).startsWith("No owner for tag 'hr'")
+        assertThat(routing.target().reason()).startsWith("Confidence 10% is below the threshold of 60%. No owner for tag 'hr'")
                 .contains("no owner configured", "RAG_ADMIN_EMAIL", "OwnerDirectory");
         assertThat(unconfigured.toAdministrator("No relevant documents found").ownerEmail()).isNull();
     }
