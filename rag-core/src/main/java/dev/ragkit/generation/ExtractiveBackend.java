@@ -247,8 +247,8 @@ public final class ExtractiveBackend implements LlmBackend {
      * ({@code firstLine} -1 when the prompt does not say) and how an answer names its document ({@link #name}, or
      * {@code null}).
      */
-    private record Block(String sourceId, @Nullable String page, PageKind kind, @Nullable String section,
-            String text, int firstLine, int lastLine, @Nullable String name) {
+    private record Block(String sourceId, @Nullable String page, PageKind kind, Sentences.Layout layout,
+            @Nullable String section, String text, int firstLine, int lastLine, @Nullable String name) {
         /** @return how a quoted sentence names its place, e.g. {@code  (p. 12)}; empty without a page */
         String place() {
             return page == null ? "" : " (" + kind.at(page, section) + ")";
@@ -330,7 +330,7 @@ public final class ExtractiveBackend implements LlmBackend {
         List<Candidate> candidates = new ArrayList<>();
         for (Passage passage : passages(blocks)) {
             Block b = passage.blocks().get(0);
-            List<Sentences.Sentence> sentences = Sentences.of(passage.text(), b.section(), b.kind().linesAreUnits());
+            List<Sentences.Sentence> sentences = Sentences.of(passage.text(), b.section(), b.layout());
             List<@Nullable Beside> follows = new ArrayList<>(sentences.size());
             for (Sentences.Sentence s : sentences) {
                 int[] at = Sentences.introduced(passage.text(), s);
@@ -699,8 +699,10 @@ public final class ExtractiveBackend implements LlmBackend {
             boolean numbered = lines.matches();
             int first = numbered ? Integer.parseInt(lines.group(1)) : -1;
             int last = numbered ? Integer.parseInt(lines.group(2)) : -1;
-            blocks.add(new Block(sourceId, page, kind, header.get("Section"), CUT_MARKER.matcher(body).replaceAll(""),
-                    first, last, name(header.get("Title"), header.get("Path"))));
+            String path = header.get("Path");
+            blocks.add(new Block(sourceId, page, kind, Sentences.Layout.of(path, kind.linesAreUnits()),
+                    header.get("Section"), CUT_MARKER.matcher(body).replaceAll(""), first, last,
+                    name(header.get("Title"), path)));
         }
         return blocks;
     }

@@ -45,15 +45,15 @@ final class SupportingLines {
 
     private static int[] ofClaim(String claim, ContextBlock block) {
         String text = block.text();
-        PageKind kind = PageKind.of(block.document());
-        int[] quoted = quote(claim, text);
+        Sentences.Layout layout = Sentences.Layout.of(block.document());
+        int[] quoted = quote(claim, text, layout);
         if (quoted != null) {
             return lines(block, text, quoted[0], quoted[1]);
         }
         Set<String> said = QueryTerms.of(claim);
         Sentences.Sentence best = null;
         int bestShared = 0;
-        for (Sentences.Sentence s : Sentences.of(text, block.chunk().section(), kind.linesAreUnits())) {
+        for (Sentences.Sentence s : Sentences.of(text, block.chunk().section(), layout)) {
             if (s.heading()) {
                 continue;
             }
@@ -91,7 +91,7 @@ final class SupportingLines {
     }
 
     /** Where the claim stands in the text, white space aside: {@code {start, end}} offsets, or null. */
-    private static int[] quote(String claim, String text) {
+    private static int[] quote(String claim, String text, Sentences.Layout layout) {
         String wanted = claim.replaceAll("\\s+", " ");
         if (wanted.length() < SHORTEST_QUOTE) {
             return null;
@@ -100,7 +100,7 @@ final class SupportingLines {
         int[] origin = new int[text.length() + 2];
         boolean space = false;
         // the text as it reads (blockquote markers and lines that render as nothing left out), as quotes are written
-        for (int[] line : Sentences.renderedLines(text)) {
+        for (int[] line : Sentences.renderedLines(text, layout)) {
             for (int i = line[0]; i <= line[1]; i++) {
                 char c = i < line[1] ? text.charAt(i) : '\n';        // a line's end reads as white space
                 if (!Character.isWhitespace(c)) {

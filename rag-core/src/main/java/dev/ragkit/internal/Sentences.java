@@ -1,5 +1,7 @@
 package dev.ragkit.internal;
 
+import dev.ragkit.parse.CodeDocumentParser;
+import dev.ragkit.store.StoredDocument;
 import java.text.BreakIterator;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +33,9 @@ import org.jspecify.annotations.Nullable;
  * {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence too: a name is never cut) or after a time of day
  * before its zone or a bracket ({@code 4:05 p.m. UTC (9:05 a.m. PDT)}), and reference marks after a full stop ({@code
  * time.[1][2] It}, {@link ReferenceMarks}) end the sentence before them, and a "!" or "?" followed by a word in lower
- * case ends none ({@code the "Hey Ya!" video}). Stateless and thread-safe.
+ * case ends none ({@code the "Hey Ya!" video}). Source code ({@link Layout}) is read otherwise: each code line on its
+ * own, comments in the language's syntax without their markers, Python docstrings as comments. Stateless and
+ * thread-safe.
  */
 public final class Sentences {
 
@@ -66,6 +70,12 @@ public final class Sentences {
     private static final Pattern LINE_COMMENT = Pattern.compile("\\s*//+\\s?");
     /** What a block comment's line starts with: {@code /** }, {@code  * }. */
     private static final Pattern BLOCK_COMMENT = Pattern.compile("\\s*(/\\*+|\\*+(?!/))\\s?");
+    /** A Python docstring's opening quotes, with a string prefix ({@code r"""}): its group 1 is the quotes. */
+    private static final Pattern DOCSTRING_QUOTES = Pattern.compile("\\s*[rRuUbBfF]{0,2}(\"\"\"|''')\\s?");
+    /** Three quotes, as a docstring opens and closes. */
+    private static final Pattern DOCSTRING_MARKS = Pattern.compile("\"\"\"|'''");
+    /** A Python docstring's closing quotes at the end of a line. */
+    private static final Pattern DOCSTRING_END = Pattern.compile("\\s*(\"\"\"|''')\\s*$");
     /** A block comment's end (stars, then a slash) at the end of a line. */
     private static final Pattern BLOCK_COMMENT_END = Pattern.compile("\\s*\\*+/\\s*$");
     private static final Pattern CODE_END = Pattern.compile(".*[;{}]\\s*");
@@ -128,27 +138,118 @@ public final class Sentences {
     private enum Kind { BLANK, HEADING, PROSE, ITEM, COMMENT, BLOCK_COMMENT, CODE, FENCE, RULE, ROW, HEADER_ROW }
 
     /**
+     * How a document's text is written, which decides what its lines can be. Text ({@link #TEXT}) is read as
+     * markdown and prose; the lines of a sheet or slide ({@link #LINES}) are units of their own; in source code
+     * every line is code of its own except its comments, whose lines are read together as prose without their
+     * markers (a {@code #} starts a comment in Python, not a heading), and nothing is a heading, a list or a table.
+     */
+    public enum Layout {
+        /** Markdown, plain text, Word, HTML, PDF pages: paragraphs, headings, lists, tables. */
+        TEXT(null, false, false),
+        /** A sheet's rows or a slide's paragraphs ({@link PageKind#linesAreUnits()}): each line a unit. */
+        LINES(null, false, false),
+        /** Code whose comments are {@code //} and {@code /* … *}{@code /} (Java, C, JavaScript, Go, Rust, …). */
+        C_LIKE("//", true, false),
+        /** Code whose comments start with {@code #} (shell, Ruby, YAML, TOML, properties, INI). */
+        HASH("#", false, false),
+        /** Python: {@code #} comments, and docstrings ({@code """…"""}) read as comments. */
+        PYTHON("#", false, true),
+        /** SQL: {@code --} and {@code /* … *}{@code /} comments. */
+        SQL("--", true, false),
+        /** Data without comments to read (JSON, XML): every line code. */
+        DATA(null, false, false);
+
+        private final @Nullable String lineComment;
+        /** What a line comment's line starts with: its marker, repeated, then a space. */
+        private final @Nullable Pattern lineCommentMarker;
+        private final boolean blockComments;
+        private final boolean docstrings;
+
+        Layout(@Nullable String lineComment, boolean blockComments, boolean docstrings) {
+            this.lineComment = lineComment;
+            this.lineCommentMarker = lineComment == null ? null
+                    : Pattern.compile("\\s*(?:" + Pattern.quote(lineComment) + ")+\\s?");
+            this.blockComments = blockComments;
+            this.docstrings = docstrings;
+        }
+
+        /**
+         * @param path          the document's path (its extension names a language, as {@link
+         *                      CodeDocumentParser#language} reads it), or {@code null}
+         * @param linesAreUnits whether its lines are units of their own ({@link PageKind#linesAreUnits()})
+         * @return {@link #LINES} when they are, the code layout of the path's language, else {@link #TEXT}
+         */
+        public static Layout of(@Nullable String path, boolean linesAreUnits) {
+            if (linesAreUnits) {
+                return LINES;
+            }
+            String language = path == null ? null : CodeDocumentParser.language(path);
+            if (language == null) {
+                return TEXT;
+            }
+            switch (language) {
+                case "python":
+                    return PYTHON;
+                case "ruby":
+                case "shell":
+                case "yaml":
+                case "toml":
+                case "properties":
+                case "ini":
+                    return HASH;
+                case "sql":
+                    return SQL;
+                case "json":
+                case "xml":
+                    return DATA;
+                default:
+                    return C_LIKE;
+            }
+        }
+
+        /**
+         * @param document a stored document
+         * @return its layout, from its path and what its pages are
+         */
+        public static Layout of(StoredDocument document) {
+            return of(document.path(), PageKind.of(document).linesAreUnits());
+        }
+
+        /** @return whether each line is a unit of its own that no sentence crosses */
+        public boolean linesAreUnits() {
+            return this == LINES;
+        }
+
+        boolean code() {
+            return this != TEXT && this != LINES;
+        }
+    }
+
+    /**
      * @param passage the text, lines separated by {@code \n}
      * @param section the heading path of the passage (e.g. {@code Body > Essay Memo}), or {@code null}
-     * @return its sentences in order; blank text and rules give none
+     * @return its sentences in order, read as {@link Layout#TEXT}; blank text and rules give none
      */
     public static List<Sentence> of(String passage, @Nullable String section) {
-        return of(passage, section, false);
+        return of(passage, section, Layout.TEXT);
     }
 
     /**
      * @param passage the text, lines separated by {@code \n}
      * @param section the heading path of the passage, or {@code null}
-     * @param linesAreUnits whether each line is a unit of its own ({@link PageKind#linesAreUnits()}: a sheet's rows,
-     *                a slide's paragraphs): then no sentence crosses a line, so that consecutive rows or bullets
-     *                without full stops are never read as one sentence
+     * @param layout  how the document is written ({@link Layout#of}): where each line is a unit of its own (a
+     *                sheet's rows, a slide's paragraphs), no sentence crosses a line, so that consecutive rows or
+     *                bullets without full stops are never read as one sentence; in code, each line is
      * @return its sentences in order; blank text and rules give none
      */
-    public static List<Sentence> of(String passage, @Nullable String section, boolean linesAreUnits) {
+    public static List<Sentence> of(String passage, @Nullable String section, Layout layout) {
         Objects.requireNonNull(passage, "passage");
+        Objects.requireNonNull(layout, "layout");
+        boolean linesAreUnits = layout.linesAreUnits();
         List<int[]> lines = lines(passage);
-        Kind[] kinds = classify(passage, lines, lastPart(section));
-        int[][] shown = readable(passage, lines, kinds);
+        Kind[] kinds = layout.code() ? classifyCode(passage, lines, layout)
+                : classify(passage, lines, lastPart(section));
+        int[][] shown = readable(passage, lines, kinds, layout);
         List<Sentence> out = new ArrayList<>();
         Sentence header = null;
         int i = 0;
@@ -272,7 +373,7 @@ public final class Sentences {
      */
     public static String rendered(String block) {
         StringBuilder out = new StringBuilder(block.length());
-        for (int[] line : renderedLines(block)) {
+        for (int[] line : renderedLines(block, Layout.TEXT)) {
             out.append(out.isEmpty() ? "" : "\n").append(block, line[0], line[1]);
         }
         return out.toString();
@@ -280,13 +381,16 @@ public final class Sentences {
 
     /**
      * @param text lines of a document
+     * @param layout how the document is written ({@link Layout#of})
      * @return the {@code [start, end)} characters of each line of the text as it reads when rendered ({@link
-     *         #rendered}): after its blockquote markers, lines rendering as no text left out
+     *         #rendered}): after its blockquote markers (in code: its comment markers), lines rendering as no text
+     *         left out
      */
-    public static List<int[]> renderedLines(String text) {
+    public static List<int[]> renderedLines(String text, Layout layout) {
         List<int[]> lines = lines(text);
         List<int[]> out = new ArrayList<>(lines.size());
-        for (int[] line : readable(text, lines, classify(text, lines, null))) {
+        Kind[] kinds = layout.code() ? classifyCode(text, lines, layout) : classify(text, lines, null);
+        for (int[] line : readable(text, lines, kinds, layout)) {
             if (line != null) {
                 out.add(line);
             }
@@ -295,35 +399,56 @@ public final class Sentences {
     }
 
     /**
-     * Each line's characters as they read, {@code {start, end}} in the passage: after its blockquote markers and a
-     * comment's decoration ({@code //}, a block comment's {@code /**}, {@code *} and {@code * /}); {@code null} for a
-     * line that reads as nothing (a link definition, a rule name, an anchor; a comment's {@code /**} or {@code * /}
-     * alone). A horizontal rule stays a line.
+     * Each line's characters as they read, {@code {start, end}} in the passage: after its blockquote markers (not in
+     * code) and a comment's decoration ({@code //}, a block comment's {@code /**}, {@code *} and {@code * /}; in code
+     * also the language's line comment marker and a docstring's quotes); {@code null} for a line that reads as
+     * nothing (a link definition, a rule name, an anchor; a comment with no letter or digit, such as {@code /**}
+     * alone or a rule of dashes). A horizontal rule stays a line.
      */
-    private static int[][] readable(String passage, List<int[]> lines, Kind[] kinds) {
+    private static int[][] readable(String passage, List<int[]> lines, Kind[] kinds, Layout layout) {
         int[][] out = new int[lines.size()][];
         for (int i = 0; i < kinds.length; i++) {
-            String line = line(passage, lines, i);
+            String line = layout.code() ? passage.substring(lines.get(i)[0], lines.get(i)[1])
+                    : line(passage, lines, i);
             int end = lines.get(i)[1];
             int start = end - line.length();
             if (kinds[i] == Kind.RULE && rendersNothing(line)) {
                 continue;
             }
-            if (kinds[i] == Kind.BLOCK_COMMENT || kinds[i] == Kind.COMMENT && line.strip().startsWith("//")) {
-                boolean block = kinds[i] == Kind.BLOCK_COMMENT;
-                Matcher opening = (block ? BLOCK_COMMENT : LINE_COMMENT).matcher(line);
-                int after = opening.lookingAt() ? opening.end() : 0;
-                Matcher closing = BLOCK_COMMENT_END.matcher(line);
-                int before = block && closing.find(after) ? closing.start() : line.length();
-                if (line.substring(after, before).isBlank()) {
+            if (kinds[i] == Kind.BLOCK_COMMENT || kinds[i] == Kind.COMMENT && line.strip().startsWith("//")
+                    || layout.code() && (kinds[i] == Kind.COMMENT || kinds[i] == Kind.HEADING)) {
+                int[] words = commentWords(line, kinds[i] == Kind.BLOCK_COMMENT, layout);
+                if (words == null) {
                     continue;
                 }
-                end = start + before;
-                start += after;
+                end = start + words[1];
+                start += words[0];
             }
             out[i] = new int[] {start, end};
         }
         return out;
+    }
+
+    /**
+     * The {@code [from, to)} characters of a comment's line without its decoration and the white space around it, or
+     * {@code null} when no letter or digit is left. In Python a block comment is a docstring.
+     */
+    private static int @Nullable [] commentWords(String line, boolean block, Layout layout) {
+        boolean docstring = block && layout.docstrings;
+        Pattern decoration = docstring ? DOCSTRING_QUOTES : block ? BLOCK_COMMENT
+                : layout.lineCommentMarker == null ? LINE_COMMENT : layout.lineCommentMarker;
+        Matcher opening = decoration.matcher(line);
+        int after = opening.lookingAt() ? opening.end() : 0;
+        Matcher closing = (docstring ? DOCSTRING_END : BLOCK_COMMENT_END).matcher(line);
+        int before = block && closing.find(after) ? closing.start() : line.length();
+        while (after < before && Character.isWhitespace(line.charAt(after))) {
+            after++;
+        }
+        while (before > after && Character.isWhitespace(line.charAt(before - 1))) {
+            before--;
+        }
+        return line.substring(after, before).codePoints().anyMatch(Character::isLetterOrDigit)
+                ? new int[] {after, before} : null;
     }
 
     /** The [start, end) character range of every line. */
@@ -341,7 +466,7 @@ public final class Sentences {
     private static Kind[] classify(String passage, List<int[]> lines, @Nullable String sectionTitle) {
         Kind[] kinds = new Kind[lines.size()];
         boolean fenced = false;
-        boolean commented = startsInsideABlockComment(passage, lines);       // inside a block comment: /* … */
+        boolean commented = startsInsideABlockComment(passage, lines, false);       // inside a block comment: /* … */
         for (int i = 0; i < kinds.length; i++) {
             String line = line(passage, lines, i);
             String t = line.strip();
@@ -390,10 +515,86 @@ public final class Sentences {
     }
 
     /**
-     * Whether the passage starts inside a block comment (a chunk cut it): its first line that is not blank starts with
-     * {@code *}, and a line ends the comment before any line opens one.
+     * The lines of source code: its comments (a block comment's lines, and a Python docstring's; a line starting with
+     * the language's line comment marker, not a {@code #!} line) and code lines, which are each a unit of their own.
+     * The only headings are comments that label what follows: a line comment alone, of at most {@value
+     * #HEADING_WORDS} words, not ending like a sentence. Nothing in code is a list item or a table row.
      */
-    private static boolean startsInsideABlockComment(String passage, List<int[]> lines) {
+    private static Kind[] classifyCode(String passage, List<int[]> lines, Layout layout) {
+        Kind[] kinds = new Kind[lines.size()];
+        boolean commented = layout.blockComments && startsInsideABlockComment(passage, lines, true);
+        // the quotes that end the docstring a line is in
+        String docstring = layout.docstrings ? docstringOpenBefore(passage, lines) : null;
+        for (int i = 0; i < kinds.length; i++) {
+            String t = passage.substring(lines.get(i)[0], lines.get(i)[1]).strip();
+            Matcher quotes = DOCSTRING_QUOTES.matcher(t);
+            if (t.isEmpty()) {
+                kinds[i] = Kind.BLANK;
+            } else if (docstring != null) {
+                kinds[i] = Kind.BLOCK_COMMENT;
+                docstring = t.contains(docstring) ? null : docstring;
+            } else if (commented || layout.blockComments && t.startsWith("/*")) {
+                kinds[i] = Kind.BLOCK_COMMENT;
+                commented = !t.substring(commented ? 0 : 2).contains("*/");
+            } else if (layout.lineComment != null && t.startsWith(layout.lineComment) && !t.startsWith("#!")) {
+                kinds[i] = Kind.COMMENT;
+            } else if (layout.docstrings && quotes.lookingAt()) {
+                kinds[i] = Kind.BLOCK_COMMENT;
+                String marks = quotes.group(1);
+                docstring = t.indexOf(marks, quotes.end()) < 0 ? marks : null;
+            } else {
+                kinds[i] = Kind.CODE;
+            }
+        }
+        // a comment line alone (between banner lines, too) of a few words without a sentence's end labels what
+        // follows: "# Retry settings", "#   The logging record"
+        for (int i = 0; i < kinds.length; i++) {
+            if (kinds[i] == Kind.COMMENT && !wordyComment(passage, lines, kinds, i - 1, layout)
+                    && !wordyComment(passage, lines, kinds, i + 1, layout)) {
+                int[] words = commentWords(passage.substring(lines.get(i)[0], lines.get(i)[1]), false, layout);
+                String text = words == null ? "" : passage.substring(lines.get(i)[0] + words[0],
+                        lines.get(i)[0] + words[1]);
+                if (!text.isEmpty() && text.split("\\s+").length <= HEADING_WORDS
+                        && !CLOSING.matcher(text).matches()) {
+                    kinds[i] = Kind.HEADING;
+                }
+            }
+        }
+        return kinds;
+    }
+
+    /** Whether line {@code i} is a line comment with a letter or digit in it. */
+    private static boolean wordyComment(String passage, List<int[]> lines, Kind[] kinds, int i, Layout layout) {
+        return i >= 0 && i < kinds.length && kinds[i] == Kind.COMMENT
+                && commentWords(passage.substring(lines.get(i)[0], lines.get(i)[1]), false, layout) != null;
+    }
+
+    /**
+     * The quotes that end a docstring the passage starts inside (a chunk cut it), or {@code null}: the first line
+     * holding three quotes closes a docstring unless it starts with them right after a line ending in a colon (a
+     * {@code def} or {@code class}) or as the passage's first line that is not blank.
+     */
+    private static @Nullable String docstringOpenBefore(String passage, List<int[]> lines) {
+        String before = null;
+        for (int[] line : lines) {
+            String t = passage.substring(line[0], line[1]).strip();
+            Matcher quotes = DOCSTRING_MARKS.matcher(t);
+            if (quotes.find()) {
+                boolean opens = quotes.start() == 0 || DOCSTRING_QUOTES.matcher(t).lookingAt();
+                return opens && (before == null || before.endsWith(":")) ? null : quotes.group();
+            }
+            before = t.isEmpty() ? before : t;
+        }
+        return null;
+    }
+
+    /**
+     * Whether the passage starts inside a block comment (a chunk cut it): its first line that is not blank starts with
+     * {@code *}, and a line ends the comment before any line opens one. In code ({@code untilTheEnd}) also when no
+     * line opens or ends one and the first starts with {@code *} and a space, as a long comment's middle does; in
+     * text such lines are a markdown list.
+     */
+    private static boolean startsInsideABlockComment(String passage, List<int[]> lines, boolean untilTheEnd) {
         int first = 0;
         while (first < lines.size() && line(passage, lines, first).isBlank()) {
             first++;
@@ -410,7 +611,7 @@ public final class Sentences {
                 return true;
             }
         }
-        return false;
+        return untilTheEnd && line(passage, lines, first).strip().matches("\\*(\\s.*)?");
     }
 
     /** Code rather than prose ending in a semicolon: an operator, a call or a brace somewhere in the line. */

@@ -77,6 +77,15 @@ public final class CodeDocumentParser implements DocumentParser {
         return LANGUAGES.keySet();
     }
 
+    /**
+     * @param path a document's path
+     * @return the language this parser records for a file with that path's extension ({@code java}, {@code python},
+     *         {@code shell}, {@code yaml}, …), or {@code null} when the extension is not one it reads
+     */
+    public static @Nullable String language(String path) {
+        return LANGUAGES.get(DocumentPaths.extension(Objects.requireNonNull(path, "path")));
+    }
+
     @Override
     public ParsedDocument parse(DocumentSource source) {
         Objects.requireNonNull(source, "source");

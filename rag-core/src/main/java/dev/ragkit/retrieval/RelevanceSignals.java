@@ -1,7 +1,6 @@
 package dev.ragkit.retrieval;
 
 import dev.ragkit.embedding.SimilarityScale;
-import dev.ragkit.internal.PageKind;
 import dev.ragkit.internal.QueryTerms;
 import dev.ragkit.internal.Sentences;
 import dev.ragkit.store.SearchHit;
@@ -36,7 +35,7 @@ public final class RelevanceSignals {
             List<Set<String>> perSentence = new ArrayList<>();
             Set<String> all = new HashSet<>();
             for (Sentences.Sentence s : Sentences.of(hit.chunk().text(), hit.chunk().section(),
-                    PageKind.of(hit.document()).linesAreUnits())) {
+                    Sentences.Layout.of(hit.document()))) {
                 Set<String> t = QueryTerms.of(s.read());
                 t.retainAll(terms);
                 perSentence.add(t);

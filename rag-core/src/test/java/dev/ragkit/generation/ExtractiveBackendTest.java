@@ -488,6 +488,21 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_sourceCode_quotesItsCommentsWithoutTheirMarkers_andNoCodeLineGluedToAnother() {
+        String text = "#!/bin/bash\n# Copies the database to S3 every night,\n# keeping thirty days of copies.\n"
+                + "set -e\npg_dump shop > /tmp/shop.sql\naws s3 cp /tmp/shop.sql s3://backups/shop.sql";
+        StoredDocument d = document("ops/backup.sh", "backup.sh", text.length());
+        ContextBlock a = chunkOf(d, 0, text, 1, 6, null, true);
+
+        ChatResult r = new ExtractiveBackend(3).chat(prompt(List.of(a), "How many days of database copies are kept?"));
+
+        // read as markdown, the comments were headings (never quoted) and the code lines one "sentence"
+        assertThat(quoteLines(r.text()).findFirst()).contains("- Copies the database to S3 every night, keeping"
+                + " thirty days of copies. [SourceId: " + a.sourceId() + "]");
+        assertThat(r.text()).doesNotContain("# ", "set -e pg_dump");
+    }
+
+    @Test
     void chat_aHeadingThatHoldsTheQuestionsWords_quotesTheSentencesUnderIt() {
         // a Word file's text: "Conclusion" is a heading, the sentences under it share no word with the question
         String text = "Body\nThe essay compares two harbours and the way they handle their freight.\nConclusion\n"

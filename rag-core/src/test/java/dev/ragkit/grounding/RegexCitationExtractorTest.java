@@ -74,6 +74,12 @@ final class RegexCitationExtractorTest {
         Citation comment = extractor.extract("- Counts tokens fast: one lookup per character. " + marker(code),
                 List.of(code)).citations().get(0);
         assertThat(comment.location()).isEqualTo("Counter.java:11-12");
+        // nor a Python comment's "#": the quote of two comment lines cites those two lines
+        ContextBlock py = block(document("backup.py"), 0, "import boto3\n\n# Copies the database to S3\n"
+                + "# every night at two.\nupload(dump())", 1, 5, "backup", null);
+        Citation hash = extractor.extract("- Copies the database to S3 every night at two. " + marker(py),
+                List.of(py)).citations().get(0);
+        assertThat(hash.location()).isEqualTo("backup.py:3-4");
     }
 
     @Test

@@ -85,6 +85,63 @@ final class SentencesTest {
     }
 
     @Test
+    void of_pythonCode_readsCommentsWithoutTheirMarkers_docstringsAsProse_andEachCodeLineApart() {
+        String py = "import os\n\n# Retry settings\nMAX_RETRIES = 5\n\ndef fetch(url):\n    \"\"\"Download a page.\n\n"
+                + "    Retries on timeouts, and gives up after\n    MAX_RETRIES attempts.\n    \"\"\"\n"
+                + "    # Sleeps a second between tries,\n    # as the server asks.\n    for i in range(MAX_RETRIES):\n"
+                + "        return get(url)\n#--------\n#   The cache\n#--------\n";
+        List<Sentences.Sentence> sentences = Sentences.of(py, "fetch", Sentences.Layout.of("tools/fetch.py", false));
+
+        assertThat(sentences.stream().filter(s -> !s.heading()).map(Sentences.Sentence::text)).containsExactly(
+                "import os", "MAX_RETRIES = 5", "def fetch(url):", "Download a page.",
+                "Retries on timeouts, and gives up after\nMAX_RETRIES attempts.",
+                "Sleeps a second between tries,\nas the server asks.", "for i in range(MAX_RETRIES):",
+                "return get(url)");
+        // a comment alone that labels what follows is a heading, as markdown's "#" line is in text
+        assertThat(sentences.stream().filter(Sentences.Sentence::heading).map(Sentences.Sentence::text))
+                .containsExactly("Retry settings", "The cache");
+        Sentences.Sentence comment = sentences.get(6);
+        assertThat(py.substring(comment.start(), comment.end())).startsWith("Sleeps").endsWith("asks.");
+        assertThat(new int[] {comment.firstLine(), comment.lastLine()}).containsExactly(11, 12);
+        // the same file read as text: its comments were headings, its code lines prose
+        assertThat(headings(py, "fetch")).contains("# Sleeps a second between tries,");
+    }
+
+    @Test
+    void of_codeThatStartsInsideADocstringOrALongComment_readsItsFirstLinesAsTheComment() {
+        String py = "    If the file exists, it is\n    overwritten.\n    \"\"\"\n    audit(\"copy\", src)\n"
+                + "    with open(src) as f:\n        return f.read()";
+        assertThat(Sentences.of(py, null, Sentences.Layout.PYTHON).stream().map(Sentences.Sentence::text))
+                .containsExactly("If the file exists, it is\noverwritten.", "audit(\"copy\", src)",
+                        "with open(src) as f:", "return f.read()");
+        // a docstring right after a def opens there
+        assertThat(Sentences.of("def f():\n    \"\"\"Reads it.\"\"\"\n    return 1", null, Sentences.Layout.PYTHON)
+                .stream().map(Sentences.Sentence::text)).containsExactly("def f():", "Reads it.", "return 1");
+        // the middle of a long Java comment: no opening or end in the passage
+        String java = " * one long line overlaps too. Never all of the\n * previous chunk.\n *\n * Every chunk holds"
+                + " new text.";
+        assertThat(Sentences.of(java, null, Sentences.Layout.of("a/Chunker.java", false)).stream()
+                .map(Sentences.Sentence::text)).containsExactly("one long line overlaps too.",
+                        "Never all of the\nprevious chunk.", "Every chunk holds new text.");
+    }
+
+    @Test
+    void layout_comesFromThePathsLanguage_orThePagesKind() {
+        assertThat(Sentences.Layout.of("src/fetch.py", false)).isEqualTo(Sentences.Layout.PYTHON);
+        assertThat(Sentences.Layout.of("bin/backup.sh", false)).isEqualTo(Sentences.Layout.HASH);
+        assertThat(Sentences.Layout.of("config/app.yaml", false)).isEqualTo(Sentences.Layout.HASH);
+        assertThat(Sentences.Layout.of("src/Main.java", false)).isEqualTo(Sentences.Layout.C_LIKE);
+        assertThat(Sentences.Layout.of("db/schema.sql", false)).isEqualTo(Sentences.Layout.SQL);
+        assertThat(Sentences.Layout.of("docs/guide.md", false)).isEqualTo(Sentences.Layout.TEXT);
+        assertThat(Sentences.Layout.of(null, false)).isEqualTo(Sentences.Layout.TEXT);
+        assertThat(Sentences.Layout.of("deck.pptx", true)).isEqualTo(Sentences.Layout.LINES);
+        String sh = "#!/bin/bash\n# Copies the database to S3\n# every night.\nset -e\n-- not sql here";
+        assertThat(Sentences.of(sh, null, Sentences.Layout.HASH).stream().map(Sentences.Sentence::text))
+                .containsExactly("#!/bin/bash", "Copies the database to S3\nevery night.", "set -e",
+                        "-- not sql here");
+    }
+
+    @Test
     void introduced_aLooseListWithRuleNamesBetweenItsItems_orATable_isHandedBackWhole_andRendersWithoutThem() {
         String passage = "Some closures implement more specific call traits:\n\nr[type.closure.call.fn-mut]\n"
                 + "* A closure that does not move implements `FnMut`.\n\nr[type.closure.call.fn]\n"
@@ -130,7 +187,7 @@ final class SentencesTest {
         // the " | " a parser joins cells with makes each line a table row, read as prose too
         assertThat(Sentences.of(sheet, "Q3")).extracting(Sentences.Sentence::row).containsExactly(true, true, true,
                 true);
-        List<Sentences.Sentence> rows = Sentences.of(sheet, "Q3", true);
+        List<Sentences.Sentence> rows = Sentences.of(sheet, "Q3", Sentences.Layout.LINES);
         assertThat(rows).extracting(Sentences.Sentence::text).containsExactly("Region | Q3",
                 "Region: North | Q3: 1200", "Region: South | Q3: 950", "Region: East | Q3: 700");
         assertThat(rows.get(2).firstLine()).isEqualTo(2);
