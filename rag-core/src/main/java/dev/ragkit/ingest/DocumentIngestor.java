@@ -237,7 +237,8 @@ public final class DocumentIngestor {
         } catch (IngestException e) {
             throw withoutSecrets(e);
         }
-        SecretScanner.Scan scan = SecretScanner.scan(parsed.lines());
+        SecretScanner.Scan scan = SecretScanner.scan(parsed.lines(), "code".equals(parsed.docType())
+                && SecretScanner.PROGRAMS.contains(parsed.metadata().get("language")));
         if (scan.mostlySecrets() || !redactSecrets && scan.firstKeyBlock() > 0) {
             throw new DocumentSkippedException(source.path(), SkipReason.SECRET_CONTENT, "its text holds "
                     + (scan.mostlySecrets() ? scan.describe() : "a private key block at line " + scan.firstKeyBlock())

@@ -53,7 +53,7 @@ final class SecretScanner {
      * The detector's version, recorded with every document indexed with redaction; raised when the rules change so
      * that re-indexing redacts unchanged files with the new rules.
      */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     private static final String B62 = "[A-Za-z0-9]";
     private static final Pattern KEY_BEGIN = Pattern.compile("-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----");
@@ -156,8 +156,16 @@ final class SecretScanner {
      */
     private static final Pattern SETTING_NAME = Pattern.compile(
             "[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+|[a-z][a-z0-9-]*(?:\\.[a-z][a-z0-9-]*)+");
+    /**
+     * The languages (as {@link dev.ragkit.parse.CodeDocumentParser} names them) whose unquoted values are names:
+     * not shell, SQL or the configuration formats, where {@code password=hunter2} holds the password.
+     */
+    static final Set<String> PROGRAMS = Set.of("java", "kotlin", "scala", "groovy", "javascript", "typescript", "go",
+            "rust", "c", "cpp", "csharp", "swift", "php", "python", "ruby");
     /** An unquoted value of letters that ends a statement ({@code this.contextTokens = tokens;}): a variable. */
     private static final Pattern VARIABLE_STATEMENT = Pattern.compile("[A-Za-z_$]+;");
+    /** A name in a program: what an unquoted value is outside a comment ({@code self.password = credentials}). */
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_$][\\w$]*;?");
     private static final int MIN_VALUE = 6;
     /**
      * A word of prose: letters only, capitalised, maybe joined to more capitalised words ({@code RagKit}). After a
@@ -236,6 +244,18 @@ final class SecretScanner {
      * @return the redacted lines and what was found where
      */
     static Scan scan(List<String> lines) {
+        return scan(lines, false);
+    }
+
+    /**
+     * Scans a document's lines and redacts every secret found.
+     *
+     * @param lines   the lines
+     * @param program whether they are a program's source ({@link #PROGRAMS}), where an unquoted value that is a name
+     *                ({@code self.password = credentials}) refers to a secret rather than holding it, outside comments
+     * @return the redacted lines and what was found where
+     */
+    static Scan scan(List<String> lines, boolean program) {
         List<String> redacted = new ArrayList<>(lines.size());
         SortedMap<Integer, SortedSet<String>> found = new TreeMap<>();
         int meaningful = 0;
@@ -253,7 +273,8 @@ final class SecretScanner {
                 meaningful++;
                 continue;
             }
-            List<Span> spans = spans(line, i + 1 < lines.size() ? lines.get(i + 1) : null);
+            List<Span> spans = spans(line, i + 1 < lines.size() ? lines.get(i + 1) : null,
+                    program && !COMMENT.matcher(line).find());
             if (spans.isEmpty()) {
                 redacted.add(line);
                 meaningful += line.isBlank() || COMMENT.matcher(line).find() ? 0 : 1;
@@ -278,7 +299,7 @@ final class SecretScanner {
             return marker("private-key");
         }
         if (text.indexOf('\n') < 0) {
-            List<Span> spans = spans(text, null);
+            List<Span> spans = spans(text, null, false);
             return spans.isEmpty() ? text : replace(text, spans);
         }
         List<String> parts = List.of(text.split("\n", -1));
@@ -342,7 +363,7 @@ final class SecretScanner {
     }
 
     /** Every secret on one line, overlapping finds merged (the first found, a token format, names the kind). */
-    private static List<Span> spans(String line, @Nullable String next) {
+    private static List<Span> spans(String line, @Nullable String next, boolean statement) {
         List<Span> spans = new ArrayList<>();
         for (Format f : FORMATS) {
             if (!f.mayOccurIn(line)) {
@@ -360,15 +381,15 @@ final class SecretScanner {
         }
         int[] budget = {MAX_NAMES_PER_LINE};
         if (line.indexOf('=') >= 0 || line.indexOf(':') >= 0) {
-            assignments(QUOTED, line, null, true, spans, budget);
-            assignments(LAST, line, next, false, spans, budget);
-            assignments(TIGHT, line, null, false, spans, budget);
+            assignments(QUOTED, line, null, true, statement, spans, budget);
+            assignments(LAST, line, next, false, statement, spans, budget);
+            assignments(TIGHT, line, null, false, statement, spans, budget);
         }
         if (line.contains("define")) {
-            assignments(DEFINE, line, null, true, spans, budget);
+            assignments(DEFINE, line, null, true, statement, spans, budget);
         }
         if (line.indexOf('<') >= 0) {
-            assignments(ELEMENT, line, null, true, spans, budget);
+            assignments(ELEMENT, line, null, true, statement, spans, budget);
         }
         return merge(spans);
     }
@@ -389,7 +410,7 @@ final class SecretScanner {
      * one that is.
      */
     private static void assignments(Pattern pattern, String line, @Nullable String next, boolean quoted,
-            List<Span> spans, int[] budget) {
+            boolean statement, List<Span> spans, int[] budget) {
         Matcher m = pattern.matcher(line);
         int from = 0;
         while (from < line.length() && budget[0] > 0 && m.find(from)) {
@@ -416,8 +437,9 @@ final class SecretScanner {
             String bare = quoted ? value : TRAILING.matcher(value).replaceAll("");
             boolean prose = code && value.chars().anyMatch(Character::isWhitespace)
                     || !quoted && sentenceGoesOn(line, m, bare, next);
-            // a variable ending a statement ("this.contextTokens = tokens;") is code, though "tokens" alone is a word
-            boolean variable = !quoted && VARIABLE_STATEMENT.matcher(value).matches();
+            // a variable ending a statement ("this.contextTokens = tokens;") is code, though "tokens" alone is a word;
+            // in a program's statement any name is
+            boolean variable = !quoted && (statement ? IDENTIFIER : VARIABLE_STATEMENT).matcher(value).matches();
             if (!prose && !variable && !trivial(bare, quoted && !code)) {
                 spans.add(new Span(start, end, kind));
                 from = Math.max(from, end);

@@ -199,6 +199,18 @@ final class DocumentIngestorTest {
     }
 
     @Test
+    void ingest_aProgramAssigningAVariableToAPassword_keepsTheLine_aShellScriptDoesNot() {
+        String text = "def login(credentials):\n    self.username, self.password = credentials\n";
+
+        DocumentIngestor.Ingested python = ingestor().ingest(source("mail/handler.py", text));
+        DocumentIngestor.Ingested shell = ingestor().ingest(source("mail/handler.sh", text));
+
+        assertThat(python.secrets().lines()).isEmpty();
+        assertThat(python.parsed().lines()).contains("    self.username, self.password = credentials");
+        assertThat(shell.secrets().lines()).containsExactly(2);
+    }
+
+    @Test
     void ingest_redactSecretsOff_indexesTheTextAsItIsButStillRefusesAKeyBlock() {
         String token = SecretSamples.githubToken(new Random(1));
         DocumentIngestor verbatim = DocumentIngestor.builder().embedder(embedder).tenant("acme").redactSecrets(false)

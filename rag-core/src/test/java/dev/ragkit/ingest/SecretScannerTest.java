@@ -216,6 +216,21 @@ final class SecretScannerTest {
     }
 
     @Test
+    void scan_aProgramsStatementAssigningAName_refersToTheSecret_butConfigurationAndCommentsHoldOne() {
+        // Python's logging handlers: the names are variables; in a .env, a shell script or a comment the same
+        // line holds the password itself
+        List<String> python = List.of("            self.username, self.password = credentials",
+                "        self.credentials = credentials", "# password = swordfish");
+
+        SecretScanner.Scan program = SecretScanner.scan(python, true);
+        SecretScanner.Scan configuration = SecretScanner.scan(python, false);
+
+        assertThat(program.redacted().subList(0, 2)).isEqualTo(python.subList(0, 2));
+        assertThat(program.redacted().get(2)).isEqualTo("# password = [REDACTED: password]");
+        assertThat(configuration.found()).containsOnlyKeys(1, 2, 3);
+    }
+
+    @Test
     void scan_proseAndConfigurationThatOnlyTalkAboutSecrets_isLeftAsItIs() {
         List<String> prose = List.of(
                 "The password policy says passwords expire after 90 days.",
