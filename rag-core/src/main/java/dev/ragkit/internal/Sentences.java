@@ -1,6 +1,5 @@
 package dev.ragkit.internal;
 
-import dev.ragkit.parse.CodeDocumentParser;
 import dev.ragkit.store.StoredDocument;
 import java.text.BreakIterator;
 import java.util.ArrayList;
@@ -174,8 +173,8 @@ public final class Sentences {
         }
 
         /**
-         * @param path          the document's path (its extension names a language, as {@link
-         *                      CodeDocumentParser#language} reads it), or {@code null}
+         * @param path          the document's path (its extension names a language, {@link CodeLanguages}), or
+         *                      {@code null}
          * @param linesAreUnits whether its lines are units of their own ({@link PageKind#linesAreUnits()})
          * @return {@link #LINES} when they are, the code layout of the path's language, else {@link #TEXT}
          */
@@ -183,7 +182,7 @@ public final class Sentences {
             if (linesAreUnits) {
                 return LINES;
             }
-            String language = path == null ? null : CodeDocumentParser.language(path);
+            String language = path == null ? null : CodeLanguages.ofPath(path);
             if (language == null) {
                 return TEXT;
             }

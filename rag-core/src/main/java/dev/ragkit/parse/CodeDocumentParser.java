@@ -1,5 +1,6 @@
 package dev.ragkit.parse;
 
+import dev.ragkit.internal.CodeLanguages;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -25,20 +26,6 @@ public final class CodeDocumentParser implements DocumentParser {
 
     /** How sections are found in a language. */
     private enum Style { BRACES, INDENTATION, YAML, JSON, SQL, NONE }
-
-    private static final Map<String, String> LANGUAGES = Map.ofEntries(
-            Map.entry("java", "java"), Map.entry("kt", "kotlin"), Map.entry("kts", "kotlin"),
-            Map.entry("scala", "scala"), Map.entry("groovy", "groovy"), Map.entry("gradle", "groovy"),
-            Map.entry("js", "javascript"), Map.entry("jsx", "javascript"), Map.entry("mjs", "javascript"),
-            Map.entry("cjs", "javascript"), Map.entry("ts", "typescript"), Map.entry("tsx", "typescript"),
-            Map.entry("go", "go"), Map.entry("rs", "rust"), Map.entry("c", "c"), Map.entry("h", "c"),
-            Map.entry("cc", "cpp"), Map.entry("cpp", "cpp"), Map.entry("cxx", "cpp"), Map.entry("hpp", "cpp"),
-            Map.entry("cs", "csharp"), Map.entry("swift", "swift"), Map.entry("php", "php"),
-            Map.entry("proto", "protobuf"), Map.entry("py", "python"), Map.entry("rb", "ruby"),
-            Map.entry("sh", "shell"), Map.entry("bash", "shell"), Map.entry("zsh", "shell"),
-            Map.entry("sql", "sql"), Map.entry("yaml", "yaml"), Map.entry("yml", "yaml"), Map.entry("json", "json"),
-            Map.entry("xml", "xml"), Map.entry("toml", "toml"), Map.entry("properties", "properties"),
-            Map.entry("ini", "ini"));
 
     private static final Pattern TYPE = Pattern.compile("\\b(?:class|interface|enum|record|struct|trait|object|"
             + "module|namespace|protocol|extension|union)\\s+([A-Za-z_$][\\w$]*)");
@@ -74,16 +61,7 @@ public final class CodeDocumentParser implements DocumentParser {
 
     @Override
     public Set<String> extensions() {
-        return LANGUAGES.keySet();
-    }
-
-    /**
-     * @param path a document's path
-     * @return the language this parser records for a file with that path's extension ({@code java}, {@code python},
-     *         {@code shell}, {@code yaml}, …), or {@code null} when the extension is not one it reads
-     */
-    public static @Nullable String language(String path) {
-        return LANGUAGES.get(DocumentPaths.extension(Objects.requireNonNull(path, "path")));
+        return CodeLanguages.extensions();
     }
 
     @Override
@@ -91,7 +69,8 @@ public final class CodeDocumentParser implements DocumentParser {
         Objects.requireNonNull(source, "source");
         List<String> lines = DocumentSource.lines(source.text());
         String extension = DocumentPaths.extension(source.path());
-        String language = LANGUAGES.getOrDefault(extension, extension);
+        String language = CodeLanguages.ofExtension(extension);
+        language = language == null ? extension : language;
         String name = source.path().substring(source.path().lastIndexOf('/') + 1);
         return ParsedDocument.builder(source.path()).title(name).docType("code")
                 .metadata(Map.of("language", language)).lines(lines).sections(sections(lines, style(language)))

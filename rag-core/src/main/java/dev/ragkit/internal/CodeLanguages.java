@@ -1,0 +1,53 @@
+package dev.ragkit.internal;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The languages of source files by their extension, as the code parser records them ({@code java}, {@code python},
+ * {@code shell}, …): the one list that both the parser and the reading of its lines ({@link Sentences.Layout}) use.
+ */
+public final class CodeLanguages {
+
+    private static final Map<String, String> BY_EXTENSION = Map.ofEntries(
+            Map.entry("java", "java"), Map.entry("kt", "kotlin"), Map.entry("kts", "kotlin"),
+            Map.entry("scala", "scala"), Map.entry("groovy", "groovy"), Map.entry("gradle", "groovy"),
+            Map.entry("js", "javascript"), Map.entry("jsx", "javascript"), Map.entry("mjs", "javascript"),
+            Map.entry("cjs", "javascript"), Map.entry("ts", "typescript"), Map.entry("tsx", "typescript"),
+            Map.entry("go", "go"), Map.entry("rs", "rust"), Map.entry("c", "c"), Map.entry("h", "c"),
+            Map.entry("cc", "cpp"), Map.entry("cpp", "cpp"), Map.entry("cxx", "cpp"), Map.entry("hpp", "cpp"),
+            Map.entry("cs", "csharp"), Map.entry("swift", "swift"), Map.entry("php", "php"),
+            Map.entry("proto", "protobuf"), Map.entry("py", "python"), Map.entry("rb", "ruby"),
+            Map.entry("sh", "shell"), Map.entry("bash", "shell"), Map.entry("zsh", "shell"),
+            Map.entry("sql", "sql"), Map.entry("yaml", "yaml"), Map.entry("yml", "yaml"), Map.entry("json", "json"),
+            Map.entry("xml", "xml"), Map.entry("toml", "toml"), Map.entry("properties", "properties"),
+            Map.entry("ini", "ini"));
+
+    private CodeLanguages() {
+    }
+
+    /** @return the extensions of source files (lower case, without the dot) */
+    public static Set<String> extensions() {
+        return BY_EXTENSION.keySet();
+    }
+
+    /**
+     * @param extension a file's extension, lower case, without the dot
+     * @return its language, or {@code null} when it is no source file's
+     */
+    public static @Nullable String ofExtension(String extension) {
+        return BY_EXTENSION.get(extension);
+    }
+
+    /**
+     * @param path a document's path
+     * @return the language of its file's extension (in any letter case), or {@code null} when it is no source file's
+     */
+    public static @Nullable String ofPath(String path) {
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        int dot = name.lastIndexOf('.');
+        return dot > 0 ? BY_EXTENSION.get(name.substring(dot + 1).toLowerCase(Locale.ROOT)) : null;
+    }
+}
