@@ -75,6 +75,8 @@ final class ChunkWindows {
     private final List<String> lines;
     private final List<@Nullable String> sections;
     private final boolean markdown;
+    /** Whether fenced blocks are read from the lines: markdown, and text with fenced preformatted blocks. */
+    private final boolean fenced;
     private final int first;
     private final int n;
     private final boolean[] blank;
@@ -114,6 +116,7 @@ final class ChunkWindows {
         this.lines = document.lines();
         this.sections = document.sections();
         this.markdown = document.structure() == ParsedDocument.Structure.MARKDOWN;
+        this.fenced = document.structure() != ParsedDocument.Structure.PLAIN;
         this.first = document.firstBodyLine() - 1;
         this.n = lines.size();
         this.blank = new boolean[n];
@@ -154,7 +157,7 @@ final class ChunkWindows {
             pageFirst[i] = pageStart;
             sum += estimator.units(line);
             prefix[i + 1] = sum;
-            if (!markdown) {
+            if (!fenced) {
                 continue;
             }
             if (open >= 0) {

@@ -59,7 +59,8 @@ import org.jspecify.annotations.Nullable;
  * CommonMark: a closing fence of the same character at least as long; an unclosed block runs to the end) is one
  * unit: it is never split unless it alone has more than {@code maxTokens} tokens, in which case its lines are cut
  * like any others. Fenced blocks and headings are markdown: they are read from the lines only for documents whose
- * {@link ParsedDocument#structure()} is {@code MARKDOWN}.
+ * {@link ParsedDocument#structure()} is {@code MARKDOWN} (fenced blocks also for {@code FENCED}: HTML's
+ * {@code <pre>}).
  *
  * <h2>Overlap</h2>
  * A chunk starts with the end of the chunk before it, at most {@code overlapTokens} tokens (counted exactly): its

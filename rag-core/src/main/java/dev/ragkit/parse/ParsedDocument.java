@@ -46,7 +46,8 @@ import org.jspecify.annotations.Nullable;
  *                       line outside any paged part has the page {@code null}, and the page may start again (go
  *                       down) where the section changes, the section naming the part ({@code report.pdf})
  * @param structure      how the lines are marked up: {@link Structure#MARKDOWN} lets the chunker read fenced code
- *                       blocks and headings from the lines; {@link Structure#PLAIN} takes them as they are
+ *                       blocks and headings from the lines, {@link Structure#FENCED} fenced blocks only;
+ *                       {@link Structure#PLAIN} takes them as they are
  * @param warnings       what a person should know about how the file was read although it was indexed — hidden
  *                       sheets skipped, a workbook cut at the character limit, pages read by OCR, attachments not
  *                       read — one sentence each, in order (immutable); the index report lists them per file
@@ -81,6 +82,12 @@ public record ParsedDocument(
     public enum Structure {
         /** Markdown: fenced code blocks are kept whole where they fit, and heading lines stay with what follows. */
         MARKDOWN,
+        /**
+         * Text without markup but for fenced blocks ({@code ```}) around preformatted text, as the HTML parser writes
+         * a {@code <pre>}: the fenced blocks are kept whole where they fit, as in markdown; headings come from the
+         * sections, not from the lines.
+         */
+        FENCED,
         /** Text as it is (plain text, code, text extracted from PDF, Word or HTML): no markup is read from it. */
         PLAIN
     }

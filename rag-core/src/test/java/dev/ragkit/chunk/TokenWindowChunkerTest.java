@@ -26,6 +26,8 @@ import java.util.stream.Stream;
 import org.assertj.core.api.Assumptions;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 final class TokenWindowChunkerTest {
 
@@ -184,8 +186,9 @@ final class TokenWindowChunkerTest {
         }
     }
 
-    @Test
-    void chunk_fencedBlockSmallerThanWindow_isKeptWhole() {
+    @ParameterizedTest
+    @EnumSource(value = ParsedDocument.Structure.class, names = {"MARKDOWN", "FENCED"})
+    void chunk_fencedBlockSmallerThanWindow_isKeptWhole(ParsedDocument.Structure structure) {
         List<String> lines = new ArrayList<>();
         Random random = new Random(10);
         lines.add(sentences(random, 300));
@@ -198,7 +201,11 @@ final class TokenWindowChunkerTest {
         lines.add("# not a heading inside code");
         lines.add("```");
         lines.add(sentences(random, 200));
-        ParsedDocument document = document(lines);
+        ParsedDocument markdown = document(lines);
+        // FENCED: an HTML page's <pre> as the HTML parser writes it
+        ParsedDocument document = structure == ParsedDocument.Structure.MARKDOWN ? markdown
+                : new ParsedDocument("page.html", "page", null, PromotionLevel.STANDARD, null, new TreeSet<>(), null,
+                        null, Map.of(), List.of(), 0, lines, 1, markdown.sections(), List.of(), structure);
         String block = String.join("\n", lines.subList(2, 17));
         int blockTokens = CL100K.count(block);
         TokenWindowChunker chunker = chunker(CL100K, blockTokens + 5, 10);

@@ -11,9 +11,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
@@ -32,7 +34,9 @@ import org.jspecify.annotations.Nullable;
  * {@code <h1>}..{@code <h6>} open sections, each block element ({@code p}, {@code div}, list items,
  * table rows, {@code pre}, …) becomes its own line or lines, list items start with {@code - }, table rows join
  * their cells with {@code  | } (a row of {@code <th>} cells is followed by a {@code --- | ---} line, as a markdown
- * table's header is, so that its rows are quoted under it), and preformatted text keeps its line breaks. Local
+ * table's header is, so that its rows are quoted under it), and preformatted text keeps its line breaks in a fenced
+ * block, as markdown writes code ({@code ```rust} when a {@code language-rust} class names its language; the
+ * document's {@link ParsedDocument.Structure} is {@code FENCED}, so the chunker keeps the block whole). Local
  * {@code href}s become links, so link following works across an exported documentation site. The title is
  * {@code <title>}, else the first heading, else the file name; {@code <meta name="description">} becomes the summary
  * and {@code <meta name="author">} the metadata key {@code author}.
@@ -55,6 +59,8 @@ public final class HtmlDocumentParser implements DocumentParser {
             "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "form", "header", "hr", "li", "main",
             "ol", "p", "section", "summary", "table", "tbody", "thead", "tfoot", "ul", "caption");
     private static final int MAX_TITLE = 120;
+    /** A highlighter's class naming a code block's language: {@code language-rust}, {@code lang-java}. */
+    private static final Pattern LANGUAGE_CLASS = Pattern.compile("(?:language|lang)-([A-Za-z0-9_+#.-]{1,30})");
 
     /** Creates the parser. */
     public HtmlDocumentParser() {
@@ -101,7 +107,8 @@ public final class HtmlDocumentParser implements DocumentParser {
         }
         ParsedDocument.Builder builder = ParsedDocument.builder(source.path())
                 .title(title(page.title(), out.firstHeading(), source.path())).docType("html")
-                .metadata(metadata).links(walker.links).lines(out.lines()).sections(out.sections());
+                .metadata(metadata).links(walker.links).lines(out.lines()).sections(out.sections())
+                .structure(ParsedDocument.Structure.FENCED);
         String description = meta(page, "description");
         if (description != null) {
             builder.summary(description);
@@ -125,6 +132,24 @@ public final class HtmlDocumentParser implements DocumentParser {
         }
         List<Element> articles = page.select("article");
         return articles.size() == 1 ? articles.get(0) : page.body();
+    }
+
+    /**
+     * The language a {@code <pre>} block is written in, from a {@code language-…} or {@code lang-…} class on it or on
+     * the {@code <code>} inside it (as highlighters and mdBook write it), or {@code null}.
+     */
+    static @Nullable String language(Element pre) {
+        List<Element> marked = new ArrayList<>(List.of(pre));
+        pre.children().stream().filter(child -> child.is("code")).forEach(marked::add);
+        for (Element element : marked) {
+            for (String name : element.classNames()) {
+                Matcher m = LANGUAGE_CLASS.matcher(name);
+                if (m.matches()) {
+                    return m.group(1).toLowerCase(Locale.ROOT);
+                }
+            }
+        }
+        return null;
     }
 
     private static @Nullable String meta(Document page, String name) {
@@ -176,9 +201,7 @@ public final class HtmlDocumentParser implements DocumentParser {
                     return FilterResult.SKIP_CHILDREN;
                 case "pre":
                     flush();
-                    out.blank();
-                    out.paragraph(element.wholeText());
-                    out.blank();
+                    out.fenced(element.wholeText(), language(element));
                     return FilterResult.SKIP_CHILDREN;
                 case "tr":
                     flush();

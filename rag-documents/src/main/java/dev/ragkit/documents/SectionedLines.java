@@ -85,6 +85,43 @@ final class SectionedLines {
         }
     }
 
+    /**
+     * Adds preformatted text as a fenced block, its lines as they are (blank lines inside kept, those at its edges
+     * left out): a fence of backticks longer than any run of backticks that starts one of its lines, with the
+     * block's language as the info string when one is known.
+     *
+     * @param text     the preformatted text
+     * @param language its language ({@code rust}, {@code console}), or {@code null}
+     */
+    void fenced(String text, @Nullable String language) {
+        List<String> body = new ArrayList<>(DocumentSource.lines(text));
+        body.replaceAll(String::stripTrailing);
+        while (!body.isEmpty() && body.get(0).isEmpty()) {
+            body.remove(0);
+        }
+        while (!body.isEmpty() && body.get(body.size() - 1).isEmpty()) {
+            body.remove(body.size() - 1);
+        }
+        if (body.isEmpty()) {
+            return;
+        }
+        int longest = 2;
+        for (String line : body) {
+            String t = line.stripLeading();
+            int run = 0;
+            while (run < t.length() && t.charAt(run) == '`') {
+                run++;
+            }
+            longest = Math.max(longest, run);
+        }
+        String fence = "`".repeat(longest + 1);
+        blank();
+        add(fence + (language == null ? "" : language));
+        body.forEach(this::add);
+        add(fence);
+        blank();
+    }
+
     /** Ends a block: one blank line unless the last line is blank already. */
     void blank() {
         if (!lines.isEmpty() && !lines.get(lines.size() - 1).isEmpty()) {

@@ -38,10 +38,34 @@ class HtmlDocumentParserTest {
         Sentences.Sentence billing = Sentences.of(table, null).stream()
                 .filter(s -> s.text().equals("Billing | #billing-help")).findFirst().orElseThrow();
         assertThat(billing.header()).isNotNull().extracting(Sentences.Sentence::text).isEqualTo("Team | Channel");
-        assertThat(doc.lines()).containsSubsequence("ssh support@gateway", "tail -f /var/log/app.log");
+        assertThat(doc.lines()).containsSubsequence("```", "ssh support@gateway", "tail -f /var/log/app.log", "```");
         assertThat(section(doc, "Escalate when")).isEqualTo("Support Handbook > Escalation");
         assertThat(section(doc, "Billing | #billing-help")).isEqualTo("Support Handbook > Escalation > Contacts");
         assertThat(section(doc, "Tickets are answered")).isEqualTo("Support Handbook");
+    }
+
+    @Test
+    void preformattedTextIsAFencedBlock_namedByItsLanguageClass_readAsCodeAfterTheSentenceIntroducingIt() {
+        // as mdBook writes the Rust book: a sentence ending in a colon, then the command and its output in a <pre>
+        String html = "<html><body><main><p>To check whether Rust is installed, enter this line:</p>"
+                + "<pre><code class=\"language-console hljs\">$ rustc --version\nrustc 1.95.0</code></pre>"
+                + "<pre>a ```quoted``` fence\n```\n</pre><p>If you see this, it worked.</p></main></body></html>";
+
+        ParsedDocument doc = parser.parse(DocumentSource.of("book/install.html",
+                html.getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(doc.structure()).isEqualTo(ParsedDocument.Structure.FENCED);
+        assertThat(doc.lines()).containsExactly("To check whether Rust is installed, enter this line:", "",
+                "```console", "$ rustc --version", "rustc 1.95.0", "```", "", "````", "a ```quoted``` fence", "```",
+                "````", "", "If you see this, it worked.");
+        String text = String.join("\n", doc.lines());
+        Sentences.Sentence colon = Sentences.of(text, null).get(0);
+        int[] block = Sentences.introduced(text, colon);
+        assertThat(block).isNotNull();
+        assertThat(text.substring(block[0], block[1])).isEqualTo("```console\n$ rustc --version\nrustc 1.95.0\n```");
+        // the output line is code, not a sentence glued to the command
+        assertThat(Sentences.of(text, null)).extracting(Sentences.Sentence::text).contains("$ rustc --version",
+                "rustc 1.95.0", "If you see this, it worked.");
     }
 
     @Test
