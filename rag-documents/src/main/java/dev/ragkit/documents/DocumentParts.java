@@ -23,6 +23,8 @@ final class DocumentParts {
     private final List<@Nullable Integer> pages = new ArrayList<>();
     private final Set<String> names = new HashSet<>();
     private long chars;
+    /** Whether a part has fenced blocks (an HTML body's {@code <pre>}, a markdown attachment's code). */
+    private boolean fenced;
 
     DocumentParts(DocumentSource source) {
         this.source = source;
@@ -60,6 +62,7 @@ final class DocumentParts {
      * @param prefix the part's section (its name, or the path of names down to it), or {@code null} for the body
      */
     void append(ParsedDocument part, @Nullable String prefix) {
+        fenced |= part.structure() != ParsedDocument.Structure.PLAIN;
         for (int line = part.firstBodyLine(); line <= part.lines().size(); line++) {
             String section = part.section(line);
             add(part.line(line), prefix == null ? section : section == null ? prefix : prefix + " > " + section,
@@ -85,14 +88,18 @@ final class DocumentParts {
         return lines.stream().anyMatch(line -> !line.isBlank());
     }
 
-    /** Puts the lines, sections and pages (when any part has pages) into the builder. */
+    /**
+     * Puts the lines, sections and pages (when any part has pages) into the builder, and the structure: {@code
+     * FENCED} when a part has fenced blocks (the parts' headings are sections already).
+     */
     ParsedDocument.Builder into(ParsedDocument.Builder builder) {
         while (!lines.isEmpty() && lines.get(lines.size() - 1).isBlank()) {
             lines.remove(lines.size() - 1);
             sections.remove(sections.size() - 1);
             pages.remove(pages.size() - 1);
         }
-        builder.lines(lines).sections(sections);
+        builder.lines(lines).sections(sections)
+                .structure(fenced ? ParsedDocument.Structure.FENCED : ParsedDocument.Structure.PLAIN);
         if (pages.stream().anyMatch(page -> page != null)) {
             builder.pages(pages);
         }

@@ -85,6 +85,20 @@ final class MailDocumentParserTest {
     }
 
     @Test
+    void parse_aPreBlockInAnHtmlBody_staysAFencedBlockThatTheChunkerKeepsWhole() {
+        String eml = "Subject: Deploy\nFrom: ops@example.com\nContent-Type: text/html; charset=utf-8\n\n"
+                + "<html><body><p>Run this:</p><pre>make deploy\nmake verify</pre></body></html>\n";
+        String plain = "Subject: Lunch\nFrom: bob@example.com\n\nLunch is at noon.\n";
+
+        ParsedDocument html = parser.parse(DocumentSource.of("deploy.eml", eml.getBytes(StandardCharsets.UTF_8)));
+        ParsedDocument text = parser.parse(DocumentSource.of("lunch.eml", plain.getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(html.lines()).containsSubsequence("Run this:", "```", "make deploy", "make verify", "```");
+        assertThat(html.structure()).isEqualTo(ParsedDocument.Structure.FENCED);
+        assertThat(text.structure()).isEqualTo(ParsedDocument.Structure.PLAIN);
+    }
+
+    @Test
     void parse_mbox_eachMessageIsAPartUnderItsSubject() throws Exception {
         String mbox = "From alice@example.com Fri May 17 08:15:30 2024\n"
                 + new String(MailBookScanFixtures.htmlOnly(), StandardCharsets.UTF_8).replace("\r\n", "\n")
