@@ -157,8 +157,8 @@ final class SecretScanner {
     private static final Pattern SETTING_NAME = Pattern.compile(
             "[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+|[a-z][a-z0-9-]*(?:\\.[a-z][a-z0-9-]*)+");
     /**
-     * The languages (as {@link dev.ragkit.parse.CodeDocumentParser} names them) whose unquoted values are names:
-     * not shell, SQL or the configuration formats, where {@code password=hunter2} holds the password.
+     * The languages (as {@link dev.ragkit.internal.CodeLanguages} names them) whose unquoted values are names:
+     * not shell, SQL or the configuration formats, where {@code password=…} holds the password itself.
      */
     static final Set<String> PROGRAMS = Set.of("java", "kotlin", "scala", "groovy", "javascript", "typescript", "go",
             "rust", "c", "cpp", "csharp", "swift", "php", "python", "ruby");
