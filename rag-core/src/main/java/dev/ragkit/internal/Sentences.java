@@ -19,17 +19,20 @@ import org.jspecify.annotations.Nullable;
  * markdown {@code #} line; the passage's first line when it is the last part of its section's heading path; or a
  * line of at most {@value #HEADING_WORDS} words of letters and digits that starts with a capital letter or a digit,
  * does not end like a sentence and stands alone or before a line that starts with a capital letter or digit — a
- * heading from Word, HTML or PDF), list items, fenced code lines (each line on its own), code lines outside
- * fences (a line ending in {@code ;}, <code>{</code> or <code>}</code>: on its own), comment lines (joined with
- * comment lines only) and table rows (a markdown {@code | a | b |} line, or a line whose cells the document parsers
- * joined with {@code " | "}: each row on its own, a markdown table's header row taken for a heading and named as
- * {@link Sentence#header()} by the rows under it, its {@code |---|} line dropped). Lines that render as no text are
- * dropped: markdown link reference definitions ({@code [label]: url}), mdBook rule names
- * ({@code r[items.union.intro]}), attribute anchors ({@code {#install}}) and GitHub alert markers
- * ({@code > [!NOTE]}). A blockquote's lines are read without their {@code >} markers, a comment's without its
- * decoration ({@code //}, a block comment's {@code /**} and {@code *}). The lines of a unit are read as one text, and {@link BreakIterator}'s sentence
- * instance (English rules) cuts it, except after an initial or a title before a capitalised word ({@code M.V. Hughes},
- * {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence too: a name is never cut) or after a time of day
+ * heading from Word, HTML or PDF; after a section number of two levels or more, {@code 2.14.}, as PDFs print one,
+ * before any line), list items, fenced code lines (each line on its own; a passage a chunk boundary cut inside a
+ * block starts in it), code lines outside fences (a line ending in {@code ;}, <code>{</code> or <code>}</code>: on
+ * its own), comment lines (joined with comment lines only) and table rows (a markdown {@code | a | b |} line, or a
+ * line whose cells the document parsers joined with {@code " | "}: each row on its own, a markdown table's header
+ * row taken for a heading and named as {@link Sentence#header()} by the rows under it, its {@code |---|} line
+ * dropped). Lines that render as no text are dropped: markdown link reference definitions ({@code [label]: url}),
+ * mdBook rule names ({@code r[items.union.intro]}), attribute anchors ({@code {#install}}) and GitHub alert markers
+ * ({@code > [!NOTE]}); so are a PDF's contents and index entries ({@code Header file libtasn1.h . . . . 4}). A
+ * blockquote's lines are read without their {@code >} markers, a comment's without its decoration ({@code //}, a
+ * block comment's {@code /**} and {@code *}). The lines of a unit are read as one text, and the sentence instance
+ * (English rules) of {@link BreakIterator} cuts it, except after an initial or a title before a capitalised word
+ * ({@code M.V. Hughes}, {@code Dr. Jones}; so {@code the U.S. Then} stays one sentence too: a name is never cut)
+ * or after a time of day
  * before its zone or a bracket ({@code 4:05 p.m. UTC (9:05 a.m. PDT)}), and reference marks after a full stop ({@code
  * time.[1][2] It}, {@link ReferenceMarks}) end the sentence before them, and a "!" or "?" followed by a word in lower
  * case ends none ({@code the "Hey Ya!" video}). Source code ({@link Layout}) is read otherwise: each code line on its
@@ -105,6 +108,13 @@ public final class Sentences {
             + "|\\s*\\|\\s*:?-+:?\\s*\\|\\s*");
     /** A closing quote or bracket that may stand between a sentence's full stop and the next one glued to it. */
     private static final String GLUED_CLOSERS = "\"”’)";
+    /**
+     * An entry of a table of contents or an index as PDFs print them, which says nothing of its own: a title, dots
+     * leading to a page number ({@code Header file libtasn1.h . . . . . 4}).
+     */
+    private static final Pattern DOT_LEADER = Pattern.compile(".*?(?:\\s?\\.){4,}\\s*(?:\\d{1,4}|[ivxlc]{1,6})");
+    /** A section's number of two levels or more before its title, as PDFs print them: {@code 2.14. }, {@code 2.4 }. */
+    private static final Pattern SECTION_NUMBER = Pattern.compile("^\\d{1,2}(?:\\.\\d{1,2})+\\.?\\s+(?=\\p{Lu})");
     private static final Pattern HEADING_TEXT = Pattern.compile("[\\p{Lu}\\p{N}][\\p{L}\\p{N} '&()-]*");
 
     private Sentences() {
@@ -464,7 +474,7 @@ public final class Sentences {
 
     private static Kind[] classify(String passage, List<int[]> lines, @Nullable String sectionTitle) {
         Kind[] kinds = new Kind[lines.size()];
-        boolean fenced = false;
+        boolean fenced = startsInsideAFence(passage, lines);             // a chunk cut a long code block
         boolean commented = startsInsideABlockComment(passage, lines, false);       // inside a block comment: /* … */
         for (int i = 0; i < kinds.length; i++) {
             String line = line(passage, lines, i);
@@ -482,7 +492,7 @@ public final class Sentences {
             } else if (t.startsWith("#") && t.matches("#{1,6}(\\s.*)?")) {
                 kinds[i] = Kind.HEADING;
             } else if (RULE.matcher(line).matches() || TABLE_RULE.matcher(line).matches()
-                    || rendersNothing(line)) {
+                    || DOT_LEADER.matcher(t).matches() || rendersNothing(line)) {
                 kinds[i] = Kind.RULE;
             } else if (i == 0 && sectionTitle != null && t.equalsIgnoreCase(sectionTitle)) {
                 kinds[i] = Kind.HEADING;
@@ -588,6 +598,46 @@ public final class Sentences {
     }
 
     /**
+     * Whether the passage starts inside a fenced block (a chunk cut a block too long for it): it has an odd number of
+     * fence lines, the first is bare (an opening fence often names its language), and the lines before it look more
+     * like code than those after the last one (the lines before a closing fence are code, those after an opening
+     * fence are).
+     */
+    private static boolean startsInsideAFence(String passage, List<int[]> lines) {
+        int first = -1;
+        int last = -1;
+        int count = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            if (FENCE.matcher(line(passage, lines, i)).matches()) {
+                first = first < 0 ? i : first;
+                last = i;
+                count++;
+            }
+        }
+        if (count % 2 == 0 || !line(passage, lines, first).strip().matches("(```|~~~)[`~]*")) {
+            return false;
+        }
+        return codeShare(passage, lines, 0, first) > codeShare(passage, lines, last + 1, lines.size());
+    }
+
+    /** The share of the lines in [from, to) that are not blank and look like code; 0 when there are none. */
+    private static double codeShare(String passage, List<int[]> lines, int from, int to) {
+        int code = 0;
+        int all = 0;
+        for (int i = from; i < to; i++) {
+            String line = line(passage, lines, i);
+            String t = line.strip();
+            if (!t.isEmpty()) {
+                all++;
+                boolean indented = line.startsWith("    ") || line.startsWith("\t");
+                code += indented || looksLikeCode(t) || CODE_END.matcher(t).matches() || !CLOSING.matcher(t).matches()
+                        && !t.matches(".*\\p{Ll}{3,}.*") ? 1 : 0;
+            }
+        }
+        return all == 0 ? 0 : (double) code / all;
+    }
+
+    /**
      * Whether the passage starts inside a block comment (a chunk cut it): its first line that is not blank starts with
      * {@code *}, and a line ends the comment before any line opens one. In code ({@code untilTheEnd}) also when no
      * line opens or ends one and the first starts with {@code *} and a space, as a long comment's middle does; in
@@ -623,7 +673,9 @@ public final class Sentences {
      * a line that starts with a capital letter or digit (a wrapped sentence goes on in lower case).
      */
     private static boolean plainHeading(String passage, List<int[]> lines, Kind[] kinds, int i) {
-        String t = line(passage, lines, i).strip();
+        String line = line(passage, lines, i).strip();
+        String t = SECTION_NUMBER.matcher(line).replaceFirst("");
+        boolean numbered = t.length() < line.length();
         String[] words = t.split("\\s+");
         if (!HEADING_TEXT.matcher(t).matches() || words.length > HEADING_WORDS
                 || KeyTerms.STOP_WORDS.contains(words[words.length - 1].toLowerCase(Locale.ROOT))) {
@@ -634,6 +686,9 @@ public final class Sentences {
         }
         if (kinds[i + 1] != Kind.PROSE) {
             return kinds[i + 1] != Kind.CODE;
+        }
+        if (numbered) {
+            return true;                     // "3.1 Invoking asn1Parser" before "asn1Parser reads a single file"
         }
         String next = line(passage, lines, i + 1).strip();
         int first = next.codePointAt(0);

@@ -126,6 +126,37 @@ final class SentencesTest {
     }
 
     @Test
+    void of_aPassageThatStartsInsideAFencedBlock_readsItsFirstLinesAsCode_andTheProseAfterAsSentences() {
+        // a chunk cut a code block too long for it: the passage starts in the block and holds its closing fence
+        String inside = "    for x in items {\n        total += x\n    }\n```\n\nThe loop above adds every item. It stops"
+                + " at the end.";
+        assertThat(texts(inside, null)).containsExactly("for x in items {", "total += x", "}",
+                "The loop above adds every item.", "It stops at the end.");
+        // one that ends inside a block: its prose stays prose, the code after the fence code
+        String ends = "Add this to main. Then run it:\n```\nlet x = 1;\nprint(x)";
+        assertThat(texts(ends, null)).containsExactly("Add this to main.", "Then run it:", "let x = 1;",
+                "print(x)");
+    }
+
+    @Test
+    void of_numberedSectionTitlesOfAPdf_areHeadings_notGluedToTheTextAfterThem() {
+        // lines as PDFBox extracts them from two real specifications (shared-mime-info, libtasn1)
+        String pdf = "2.14. Content types for volumes\nTraditional MIME types apply to individual files or bytestreams."
+                + " It is often useful.\n• [asn1 encode simple der], page 16,\n2.4 Library Notes\nThe header file of"
+                + " this library is libtasn1.h.\n3.1 Invoking asn1Parser\nasn1Parser reads a single file.\n"
+                + "Header file libtasn1.h . . . . . . . . . . . . 4\nasn1_read_value . . . . . . 12";
+
+        assertThat(headings(pdf, null)).containsExactly("2.14. Content types for volumes", "2.4 Library Notes",
+                "3.1 Invoking asn1Parser");
+        // an index's entries, dots leading to a page, say nothing of their own
+        assertThat(texts(pdf, null)).containsExactly("Traditional MIME types apply to individual files or bytestreams.",
+                "It is often useful.", "• [asn1 encode simple der], page 16,",
+                "The header file of this library is libtasn1.h.", "asn1Parser reads a single file.");
+        // a numbered list item and a number in a sentence are no section's number
+        assertThat(headings("1. Install the package\n2.5 million people live there. They like it.", null)).isEmpty();
+    }
+
+    @Test
     void layout_comesFromThePathsLanguage_orThePagesKind() {
         assertThat(Sentences.Layout.of("src/fetch.py", false)).isEqualTo(Sentences.Layout.PYTHON);
         assertThat(Sentences.Layout.of("bin/backup.sh", false)).isEqualTo(Sentences.Layout.HASH);
