@@ -53,7 +53,7 @@ final class SecretScanner {
      * The detector's version, recorded with every document indexed with redaction; raised when the rules change so
      * that re-indexing redacts unchanged files with the new rules.
      */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
 
     private static final String B62 = "[A-Za-z0-9]";
     private static final Pattern KEY_BEGIN = Pattern.compile("-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----");
@@ -97,7 +97,9 @@ final class SecretScanner {
                     "earer", "EARER"),
             format("basic-auth", "(?i)\\bbasic\\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])", 1,
                     SecretScanner::userColonPassword, "asic", "ASIC"),
-            format("url-password", "\\b[A-Za-z][A-Za-z0-9+.-]*://[^\\s/?#@:]+:([^\\s/?#]+)@", 1,
+            // not at a host kept for documentation (RFC 2606: example.com, .net, .org and their subdomains)
+            format("url-password", "\\b[A-Za-z][A-Za-z0-9+.-]*://[^\\s/?#@:]+:([^\\s/?#]+)@"
+                    + "(?!(?:[A-Za-z0-9-]+\\.)*example\\.(?:com|net|org)(?![A-Za-z0-9.-]))", 1,
                     SecretScanner::urlPassword, "://"));
 
     // ---------------------------------------------------------------------------------------- assignments
@@ -141,7 +143,7 @@ final class SecretScanner {
     private static final Pattern NUMBER = Pattern.compile("(?i)^[+-]?\\d[\\d.,_:]*(?:ms|s|m|h|d|k|kb|mb|gb|%)?$");
     /** A relative or home path, a Windows path or a URL (not a bare {@code /…}: base64 secrets may start so). */
     private static final Pattern PATH_OR_URL = Pattern.compile(
-            "^(?:\\./|\\.\\./|~/|[A-Za-z]:\\\\)|^[A-Za-z][A-Za-z0-9+.-]*://");
+            "^(?:\\./|\\.\\./|~/|[A-Za-z]:\\\\)|^[A-Za-z][A-Za-z0-9+.-]*://|^/[\\w.-]+(?:/[\\w.-]+)+/?$");
     /** Unquoted values that are code: a call, an index, a dotted path, a camelCase or snake_case name, a CONSTANT. */
     private static final Pattern CODE = Pattern.compile("[()\\[\\]{}]|^[A-Za-z_$][\\w$]*(?:\\.[A-Za-z_$][\\w$]*)+$"
             + "|^[a-z]+(?:[A-Z][a-z]+)+$|^[A-Za-z]+(?:_[A-Za-z]+)+$|^[A-Z]+$");

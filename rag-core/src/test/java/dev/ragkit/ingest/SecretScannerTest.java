@@ -216,6 +216,20 @@ final class SecretScannerTest {
     }
 
     @Test
+    void scan_documentationsExampleHostsAndAbsolutePaths_areNoSecrets_realHostsStillAre() {
+        // Node.js's API docs: credentials in URLs at RFC 2606's example hosts, a working directory in the environment
+        List<String> docs = List.of("const myURL = new URL('https://abc:xyz@example.com');",
+                "fetch('ftp://anonymous:guest123@files.example.org/pub')", "  PWD: '/Users/maciej',",
+                "OLDPWD=/home/alice/projects");
+        List<String> real = List.of("DATABASE_URL=postgres://app:Tr0ub4dor3@db.internal:5432/sales",
+                "see https://abc:xyz@example.community/login", "PWD: 'Tr0ub4dor&3'");
+
+        assertThat(SecretScanner.scan(docs).found()).as(String.join("\n", SecretScanner.scan(docs).redacted()))
+                .isEmpty();
+        assertThat(SecretScanner.scan(real).found()).containsOnlyKeys(1, 2, 3);
+    }
+
+    @Test
     void scan_aProgramsStatementAssigningAName_refersToTheSecret_butConfigurationAndCommentsHoldOne() {
         // Python's logging handlers: the names are variables; in a .env, a shell script or a comment the same
         // line holds the password itself
