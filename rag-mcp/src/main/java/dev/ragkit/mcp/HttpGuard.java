@@ -62,6 +62,11 @@ final class HttpGuard implements Filter {
     /** How often a connection waiting for a call's answer is probed. */
     static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
     private static final String SESSION_HEADER = "Mcp-Session-Id";
+    /**
+     * Runs after the servlet answered a request, before this guard's bookkeeping for it: a test seam (a test holds it
+     * to show that a session is open as soon as the answer to its {@code initialize} can reach the client).
+     */
+    static volatile Runnable afterServlet = () -> { };
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final McpHttpSettings settings;
@@ -167,6 +172,7 @@ final class HttpGuard implements Filter {
                 return;
             }
             exchange = new Exchange(null, true, null);
+            guarded.beforeBody = () -> exchange.open(guarded);
         } else if (sessionId != null && !sessionId.isBlank()) {
             if (!sessions.begin(sessionId)) {
                 refuse(response, 404, read == null ? null : read.message(), JsonRpcInput.SESSION_NOT_FOUND,
@@ -187,6 +193,7 @@ final class HttpGuard implements Filter {
         GuardedRequest wrapped = new GuardedRequest(request, body, guarded, exchange);
         try {
             chain.doFilter(wrapped, guarded);
+            afterServlet.run();
         } finally {
             if (!wrapped.isAsyncStarted()) {
                 guarded.flushEvents();
@@ -216,11 +223,23 @@ final class HttpGuard implements Filter {
         final @Nullable ClientConnection connection;
         volatile @Nullable ScheduledFuture<?> probe;
         private final AtomicBoolean ended = new AtomicBoolean();
+        private final AtomicBoolean opened = new AtomicBoolean();
 
         Exchange(@Nullable String sessionId, boolean initialize, @Nullable ClientConnection connection) {
             this.sessionId = sessionId;
             this.initialize = initialize;
             this.connection = connection;
+        }
+
+        /**
+         * Opens the session an {@code initialize} answer names, before the answer's first byte can reach the client:
+         * a client may use the session as soon as it reads the answer, before the servlet has returned.
+         */
+        void open(GuardedResponse response) {
+            String id = response.getHeader(SESSION_HEADER);
+            if (response.getStatus() == 200 && id != null && opened.compareAndSet(false, true)) {
+                sessions.opened(id);
+            }
         }
 
         void end(GuardedResponse response) {
@@ -235,8 +254,10 @@ final class HttpGuard implements Filter {
                 connection.done();
             }
             if (initialize) {
-                String id = response.getHeader(SESSION_HEADER);
-                sessions.opened(response.getStatus() == 200 && id != null ? id : null);
+                if (opened.compareAndSet(false, true)) {
+                    String id = response.getHeader(SESSION_HEADER);
+                    sessions.opened(response.getStatus() == 200 && id != null ? id : null);
+                }
             } else if (sessionId != null) {
                 sessions.end(sessionId);
                 boolean deleted = "DELETE".equals(response.method) && response.getStatus() == 200;
@@ -414,6 +435,8 @@ final class HttpGuard implements Filter {
         volatile @Nullable EventWriter events;
         @Nullable String method;
         private int status = 200;
+        /** Runs once, before the first byte of a body that is no error is handed out. */
+        volatile @Nullable Runnable beforeBody;
         private final ByteArrayOutputStream held = new ByteArrayOutputStream();
         private @Nullable PrintWriter heldWriter;
 
@@ -454,6 +477,7 @@ final class HttpGuard implements Filter {
                 }
                 return heldWriter;
             }
+            bodyStarts();
             EventWriter e = events;
             if (e == null) {
                 e = new EventWriter(super.getWriter());
@@ -463,8 +487,25 @@ final class HttpGuard implements Filter {
         }
 
         @Override
+        public void flushBuffer() throws IOException {
+            if (!isError()) {
+                bodyStarts();
+            }
+            super.flushBuffer();
+        }
+
+        private void bodyStarts() {
+            Runnable before = beforeBody;
+            if (before != null) {
+                beforeBody = null;
+                before.run();
+            }
+        }
+
+        @Override
         public ServletOutputStream getOutputStream() throws IOException {
             if (!isError()) {
+                bodyStarts();
                 return super.getOutputStream();
             }
             return new ServletOutputStream() {

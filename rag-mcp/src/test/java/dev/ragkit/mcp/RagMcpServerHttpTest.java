@@ -20,7 +20,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -220,6 +222,44 @@ final class RagMcpServerHttpTest {
         JsonNode stillServed = RawHttp.post(port, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"}",
                 "Mcp-Session-Id", session).json();
         assertThat(stillServed.path("result").path("tools")).hasSize(3);
+    }
+
+    @Test
+    void aSession_isOpenAsSoonAsTheAnswerToItsInitializeIsSent() throws Exception {
+        // a fast client says "initialized" while the server thread that answered its initialize has not returned
+        // yet (seen with the official SDK's client on a busy machine: 404, then a failed initialize)
+        int port = startLoopback();
+        CountDownLatch answered = new CountDownLatch(1);
+        CompletableFuture<RawHttp> followUp = new CompletableFuture<>();
+        java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+        HttpGuard.afterServlet = () -> {
+            if (first.getAndSet(false)) {
+                try {
+                    answered.await(10, TimeUnit.SECONDS);
+                    followUp.get(10, TimeUnit.SECONDS);                 // held until the follow-up was answered
+                } catch (Exception e) {
+                    followUp.completeExceptionally(e);
+                }
+            }
+        };
+        try {
+            // the answer as a client reads it: as soon as it arrives, not when the server closes the connection
+            java.net.http.HttpResponse<java.io.InputStream> opened = java.net.http.HttpClient.newHttpClient()
+                    .sendAsync(HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port
+                            + RagMcpServer.ENDPOINT)).header("Content-Type", "application/json")
+                            .header("Accept", "application/json, text/event-stream")
+                            .POST(HttpRequest.BodyPublishers.ofString(RawHttp.INITIALIZE)).build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofInputStream())
+                    .get(20, TimeUnit.SECONDS);
+            String session = opened.headers().firstValue("Mcp-Session-Id").orElseThrow();
+            answered.countDown();
+            followUp.complete(RawHttp.post(port, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+                    "Mcp-Session-Id", session));
+
+            assertThat(followUp.get(20, TimeUnit.SECONDS).status()).isEqualTo(202);
+        } finally {
+            HttpGuard.afterServlet = () -> { };
+        }
     }
 
     @Test
