@@ -92,7 +92,7 @@ final class SupportingLines {
 
     /** Where the claim stands in the text, white space aside: {@code {start, end}} offsets, or null. */
     private static int[] quote(String claim, String text, Sentences.Layout layout) {
-        String wanted = claim.replaceAll("\\s+", " ");
+        String wanted = Sentences.renderedLinks(claim).replaceAll("\\s+", " ");
         if (wanted.length() < SHORTEST_QUOTE) {
             return null;
         }
@@ -114,6 +114,16 @@ final class SupportingLines {
                 }
             }
         }
+        // reference links read as their text, as quotes are written ([`fs.readFile()`][] reads `fs.readFile()`)
+        boolean[] syntax = Sentences.linkSyntax(flat.toString());
+        int kept = 0;
+        for (int i = 0; i < flat.length(); i++) {
+            if (!syntax[i]) {
+                origin[kept] = origin[i];
+                flat.setCharAt(kept++, flat.charAt(i));
+            }
+        }
+        flat.setLength(kept);
         int at = flat.indexOf(wanted);
         if (at >= 0) {
             return new int[] {origin[at], origin[at + wanted.length() - 1] + 1};

@@ -113,6 +113,13 @@ public final class Sentences {
      * leading to a page number ({@code Header file libtasn1.h . . . . . 4}).
      */
     private static final Pattern DOT_LEADER = Pattern.compile(".*?(?:\\s?\\.){4,}\\s*(?:\\d{1,4}|[ivxlc]{1,6})");
+    /**
+     * A reference-style link: {@code [text][label]} or {@code [text][]} (an image's {@code ![alt][label]}), its text
+     * (group 1) holding a letter, so reference marks ({@code [1][2]}) are none; one level of brackets may stand in
+     * its text ({@code [`v[0]`][]}).
+     */
+    private static final Pattern REFERENCE_LINK = Pattern.compile(
+            "!?\\[((?:[^\\[\\]\\n]|\\[[^\\[\\]\\n]*])+)]\\[[^\\[\\]\\s]*]");
     /** A section's number of two levels or more before its title, as PDFs print them: {@code 2.14. }, {@code 2.4 }. */
     private static final Pattern SECTION_NUMBER = Pattern.compile("^\\d{1,2}(?:\\.\\d{1,2})+\\.?\\s+(?=\\p{Lu})");
     private static final Pattern HEADING_TEXT = Pattern.compile("[\\p{Lu}\\p{N}][\\p{L}\\p{N} '&()-]*");
@@ -713,11 +720,11 @@ public final class Sentences {
             }
             for (int glued = start + 1; glued < end; glued++) {      // "a heretic.By 1672 he", which the JDK keeps
                 if (gluedAt(text, glued)) {
-                    add(out, passage, lines, shown, from + start, from + glued, false, false, null);
+                    addProse(out, passage, lines, shown, from + start, from + glued);
                     start = glued;
                 }
             }
-            add(out, passage, lines, shown, from + start, from + end, false, false, null);
+            addProse(out, passage, lines, shown, from + start, from + end);
             start = end;
         }
     }
@@ -797,6 +804,74 @@ public final class Sentences {
                 || TIME_OF_DAY.matcher(tail).find() && ZONE_OR_BRACKET.matcher(text).region(next, text.length())
                         .lookingAt()
                 || Character.isLowerCase(following) && INNER_CRY.matcher(tail).find();
+    }
+
+    /** Adds a sentence of running text ({@link #add}), its reference links read as their text ({@link #linkSyntax}). */
+    private static void addProse(List<Sentence> out, String passage, List<int[]> lines, int[][] shown, int from,
+            int to) {
+        Sentence s = add(out, passage, lines, shown, from, to, false, false, null);
+        if (s != null && s.text().indexOf("][") >= 0) {
+            out.set(out.size() - 1, new Sentence(renderedLinks(s.text()), s.start(), s.end(), s.firstLine(),
+                    s.lastLine(), false, false, null));
+        }
+    }
+
+    /**
+     * The text with its reference-style links read as their text, as markdown renders them: {@code [`fs.readFile()`][]}
+     * and {@code [the scopes chapter][scopes]} read {@code `fs.readFile()`} and {@code the scopes chapter} (the
+     * definitions they point at are not quoted, so in an answer the brackets would stay). Inline links ({@code
+     * [text](url)}) stay links; code spans are left as they are.
+     *
+     * @param text a text
+     * @return the text without the links' brackets and labels
+     */
+    public static String renderedLinks(String text) {
+        boolean[] drop = linkSyntax(text);
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            if (!drop[i]) {
+                out.append(text.charAt(i));
+            }
+        }
+        return out.toString();
+    }
+
+    /**
+     * @param text a text
+     * @return for each of its characters, whether it is a reference link's syntax ({@link #renderedLinks}): its
+     *         brackets and the label after its text
+     */
+    public static boolean[] linkSyntax(String text) {
+        boolean[] drop = new boolean[text.length()];
+        if (text.indexOf("][") < 0) {
+            return drop;
+        }
+        Matcher m = REFERENCE_LINK.matcher(text);
+        int from = 0;
+        while (m.find(from)) {
+            if (insideCodeSpan(text, m.start()) || m.group(1).codePoints().noneMatch(Character::isLetter)) {
+                from = m.start() + 1;
+                continue;
+            }
+            drop[m.start()] = true;                                          // "[" (or "![" of an image)
+            if (text.charAt(m.start()) == '!') {
+                drop[m.start() + 1] = true;
+            }
+            for (int i = m.end(1); i < m.end(); i++) {
+                drop[i] = true;                                              // "][label]"
+            }
+            from = m.end();
+        }
+        return drop;
+    }
+
+    /** Whether an odd number of backticks stands before the place on its text: it is inside a code span. */
+    private static boolean insideCodeSpan(String text, int at) {
+        int ticks = 0;
+        for (int i = text.lastIndexOf('\n', at - 1) + 1; i < at; i++) {
+            ticks += text.charAt(i) == '`' ? 1 : 0;
+        }
+        return ticks % 2 == 1;
     }
 
     /**

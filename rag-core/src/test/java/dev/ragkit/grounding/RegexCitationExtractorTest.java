@@ -80,6 +80,14 @@ final class RegexCitationExtractorTest {
         Citation hash = extractor.extract("- Copies the database to S3 every night at two. " + marker(py),
                 List.of(py)).citations().get(0);
         assertThat(hash.location()).isEqualTo("backup.py:3-4");
+        // nor a reference link's brackets: the quote reads the link's text, as the extractive answer writes it
+        // (the first sentence shares as many of its words: without the quote found, the citation would point there)
+        ContextBlock node = block(document("fs.md"), 0, "## Reading\n\nOn some systems the path of a directory may be"
+                + " similar to the path fs.readFile() reads.\n\nSimilar to [`fs.readFile()`][], the path may be a\n"
+                + "[directory][dirs] on some systems.", 40, 45, "Reading", null);
+        Citation link = extractor.extract("- Similar to `fs.readFile()`, the path may be a directory on some"
+                + " systems. " + marker(node), List.of(node)).citations().get(0);
+        assertThat(link.location()).isEqualTo("fs.md:44-45");
     }
 
     @Test

@@ -157,6 +157,19 @@ final class SentencesTest {
     }
 
     @Test
+    void of_referenceLinks_readAsTheirText_inlineLinksCodeSpansAndReferenceMarksStay() {
+        // Node.js's API docs link by reference: [`fs.readFile()`][] renders as `fs.readFile()`
+        String md = "Similar to [`fs.readFile()`][], the path may be a [directory][dirs]. See [the guide](guide.md).\n"
+                + "Use `matrix[i][j]` here, as [1][2] say.";
+
+        assertThat(texts(md, null)).containsExactly("Similar to `fs.readFile()`, the path may be a directory.",
+                "See [the guide](guide.md).", "Use `matrix[i][j]` here, as [1][2] say.");
+        assertThat(Sentences.of(md, null).get(0).end()).isEqualTo(md.indexOf("[dirs].") + 7);
+        // code is code
+        assertThat(Sentences.of("x = a[i][j];", null, Sentences.Layout.C_LIKE).get(0).text()).isEqualTo("x = a[i][j];");
+    }
+
+    @Test
     void layout_comesFromThePathsLanguage_orThePagesKind() {
         assertThat(Sentences.Layout.of("src/fetch.py", false)).isEqualTo(Sentences.Layout.PYTHON);
         assertThat(Sentences.Layout.of("bin/backup.sh", false)).isEqualTo(Sentences.Layout.HASH);
