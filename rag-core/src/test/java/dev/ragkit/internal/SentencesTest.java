@@ -128,8 +128,8 @@ final class SentencesTest {
     @Test
     void of_aPassageThatStartsInsideAFencedBlock_readsItsFirstLinesAsCode_andTheProseAfterAsSentences() {
         // a chunk cut a code block too long for it: the passage starts in the block and holds its closing fence
-        String inside = "    for x in items {\n        total += x\n    }\n```\n\nThe loop above adds every item. It stops"
-                + " at the end.";
+        String inside = "    for x in items {\n        total += x\n    }\n```\n\nThe loop above adds every item."
+                + " It stops at the end.";
         assertThat(texts(inside, null)).containsExactly("for x in items {", "total += x", "}",
                 "The loop above adds every item.", "It stops at the end.");
         // one that ends inside a block: its prose stays prose, the code after the fence code
