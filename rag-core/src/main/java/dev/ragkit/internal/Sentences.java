@@ -255,7 +255,8 @@ public final class Sentences {
      * @param section the heading path of the passage, or {@code null}
      * @param layout  how the document is written ({@link Layout#of}): where each line is a unit of its own (a
      *                sheet's rows, a slide's paragraphs), no sentence crosses a line, so that consecutive rows or
-     *                bullets without full stops are never read as one sentence; in code, each line is
+     *                bullets without full stops are never read as one sentence; in code, each code line is a unit
+     *                and comments are read without their markers
      * @return its sentences in order; blank text and rules give none
      */
     public static List<Sentence> of(String passage, @Nullable String section, Layout layout) {
@@ -543,7 +544,7 @@ public final class Sentences {
         String docstring = layout.docstrings ? docstringOpenBefore(passage, lines) : null;
         for (int i = 0; i < kinds.length; i++) {
             String t = passage.substring(lines.get(i)[0], lines.get(i)[1]).strip();
-            Matcher quotes = DOCSTRING_QUOTES.matcher(t);
+            Matcher quotes = layout.docstrings ? DOCSTRING_QUOTES.matcher(t) : null;
             if (t.isEmpty()) {
                 kinds[i] = Kind.BLANK;
             } else if (docstring != null) {
@@ -554,7 +555,7 @@ public final class Sentences {
                 commented = !t.substring(commented ? 0 : 2).contains("*/");
             } else if (layout.lineComment != null && t.startsWith(layout.lineComment) && !t.startsWith("#!")) {
                 kinds[i] = Kind.COMMENT;
-            } else if (layout.docstrings && quotes.lookingAt()) {
+            } else if (quotes != null && quotes.lookingAt()) {
                 kinds[i] = Kind.BLOCK_COMMENT;
                 String marks = quotes.group(1);
                 docstring = t.indexOf(marks, quotes.end()) < 0 ? marks : null;
