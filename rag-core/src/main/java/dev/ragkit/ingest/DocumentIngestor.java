@@ -5,6 +5,7 @@ import dev.ragkit.chunk.TextChunk;
 import dev.ragkit.chunk.TokenWindowChunker;
 import dev.ragkit.embedding.Embedder;
 import dev.ragkit.embedding.EmbeddingCheck;
+import dev.ragkit.internal.CodeLanguages;
 import dev.ragkit.parse.ContentSniffer;
 import dev.ragkit.parse.DocumentParser;
 import dev.ragkit.parse.DocumentParsers;
@@ -238,7 +239,7 @@ public final class DocumentIngestor {
             throw withoutSecrets(e);
         }
         SecretScanner.Scan scan = SecretScanner.scan(parsed.lines(), "code".equals(parsed.docType())
-                && SecretScanner.PROGRAMS.contains(parsed.metadata().get("language")));
+                && CodeLanguages.isProgram(parsed.metadata().get("language")));
         if (scan.mostlySecrets() || !redactSecrets && scan.firstKeyBlock() > 0) {
             throw new DocumentSkippedException(source.path(), SkipReason.SECRET_CONTENT, "its text holds "
                     + (scan.mostlySecrets() ? scan.describe() : "a private key block at line " + scan.firstKeyBlock())

@@ -158,12 +158,6 @@ final class SecretScanner {
      */
     private static final Pattern SETTING_NAME = Pattern.compile(
             "[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+|[a-z][a-z0-9-]*(?:\\.[a-z][a-z0-9-]*)+");
-    /**
-     * The languages (as {@link dev.ragkit.internal.CodeLanguages} names them) whose unquoted values are names:
-     * not shell, SQL or the configuration formats, where {@code password=…} holds the password itself.
-     */
-    static final Set<String> PROGRAMS = Set.of("java", "kotlin", "scala", "groovy", "javascript", "typescript", "go",
-            "rust", "c", "cpp", "csharp", "swift", "php", "python", "ruby");
     /** An unquoted value of letters that ends a statement ({@code this.contextTokens = tokens;}): a variable. */
     private static final Pattern VARIABLE_STATEMENT = Pattern.compile("[A-Za-z_$]+;");
     /** A name in a program: what an unquoted value is outside a comment ({@code self.password = credentials}). */
@@ -253,8 +247,9 @@ final class SecretScanner {
      * Scans a document's lines and redacts every secret found.
      *
      * @param lines   the lines
-     * @param program whether they are a program's source ({@link #PROGRAMS}), where an unquoted value that is a name
-     *                ({@code self.password = credentials}) refers to a secret rather than holding it, outside comments
+     * @param program whether they are a program's source ({@link dev.ragkit.internal.CodeLanguages#isProgram}),
+     *                where an unquoted value that is a name ({@code self.password = credentials}) refers to a secret
+     *                rather than holding it, outside comments
      * @return the redacted lines and what was found where
      */
     static Scan scan(List<String> lines, boolean program) {

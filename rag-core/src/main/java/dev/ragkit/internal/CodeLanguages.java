@@ -25,7 +25,22 @@ public final class CodeLanguages {
             Map.entry("xml", "xml"), Map.entry("toml", "toml"), Map.entry("properties", "properties"),
             Map.entry("ini", "ini"));
 
+    /**
+     * The languages whose unquoted values are names (a literal would be quoted): not shell, SQL or the configuration
+     * formats, where {@code password=…} holds the password itself.
+     */
+    private static final Set<String> PROGRAMS = Set.of("java", "kotlin", "scala", "groovy", "javascript",
+            "typescript", "go", "rust", "c", "cpp", "csharp", "swift", "php", "python", "ruby");
+
     private CodeLanguages() {
+    }
+
+    /**
+     * @param language a language as {@link #ofExtension} names it, or {@code null}
+     * @return whether it is a programming language, whose unquoted values are names rather than literals
+     */
+    public static boolean isProgram(@Nullable String language) {
+        return language != null && PROGRAMS.contains(language);
     }
 
     /** @return the extensions of source files (lower case, without the dot) */

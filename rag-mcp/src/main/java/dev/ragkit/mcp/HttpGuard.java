@@ -254,9 +254,9 @@ final class HttpGuard implements Filter {
                 connection.done();
             }
             if (initialize) {
+                open(response);                         // when no body was written; else it opened before
                 if (opened.compareAndSet(false, true)) {
-                    String id = response.getHeader(SESSION_HEADER);
-                    sessions.opened(response.getStatus() == 200 && id != null ? id : null);
+                    sessions.opened(null);              // no session: the slot reserved for it goes back
                 }
             } else if (sessionId != null) {
                 sessions.end(sessionId);
