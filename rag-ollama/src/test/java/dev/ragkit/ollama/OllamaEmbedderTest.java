@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ragkit.embedding.SimilarityScale;
 import dev.ragkit.error.LlmTimeoutException;
 import dev.ragkit.error.LlmUnavailableException;
 import dev.ragkit.error.ModelNotFoundException;
@@ -187,6 +188,35 @@ final class OllamaEmbedderTest {
     @Test
     void name_isOllamaAndTheModel() {
         assertThat(builder().build().name()).isEqualTo("ollama:all-minilm");
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Similarity scale
+
+    @ParameterizedTest
+    @ValueSource(strings = {"all-minilm", "all-minilm:latest", "library/all-minilm:22m", "ALL-MINILM:L6-v2",
+            "registry.ollama.ai/library/all-minilm:22m-l6-v2-fp16"})
+    void similarityScale_ofOllamasSixLayerAllMinilm_isStatedWithoutMeasuring(String model) {
+        OllamaEmbedder embedder = builder().model(model).build();
+
+        assertThat(embedder.similarityScale()).isEqualTo(new SimilarityScale(0.0640, 0.0933));
+        assertThat(SimilarityScale.of(embedder)).isEqualTo(new SimilarityScale(0.0640, 0.0933));
+        assertThat(server.getRequestCount()).as("no texts embedded to measure a scale").isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"all-minilm:33m", "all-minilm:l12-v2", "nomic-embed-text", "someone/all-minilm",
+            "all-minilm-custom"})
+    void similarityScale_ofAnyOtherModel_isLeftToBeMeasured(String model) {
+        assertThat(builder().model(model).build().similarityScale()).isNull();
+    }
+
+    @Test
+    void similarityScale_setOnTheBuilder_winsOverTheKnownOne_andNullAsksForAMeasurement() {
+        SimilarityScale own = new SimilarityScale(0.3, 0.05);
+
+        assertThat(builder().model("nomic-embed-text").similarityScale(own).build().similarityScale()).isEqualTo(own);
+        assertThat(builder().similarityScale(null).build().similarityScale()).isNull();
     }
 
     // ---------------------------------------------------------------------------------------------------------
