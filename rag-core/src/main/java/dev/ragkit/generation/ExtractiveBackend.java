@@ -57,7 +57,8 @@ import org.slf4j.LoggerFactory;
  * it when that one opens with a personal pronoun (the sentence naming "he" answers "who"); ties go to the earlier
  * block. A sentence holding the kind of answer an English question asks for ({@link AnswerKind}: a time for "when", a
  * number for "how many", a name the question lacks for "who", "what is the first name of" or "which country", a named
- * place after "in", "at" or "near" for "where") is worth {@value #KIND} more.
+ * place after "in", "at" or "near" for "where") is worth {@value #KIND} more. A line of code is worth half as much
+ * ({@link #CODE_LINE}): a question in words is answered by prose, comments and docstrings first.
  *
  * <p>With an {@link Embedder} (a {@link dev.ragkit.RagPipeline} hands its own to an extractive backend built without
  * one, see {@link #quotingWith}) the model's view counts too: a sentence's worth is half its word worth and half where
@@ -137,6 +138,15 @@ public final class ExtractiveBackend implements LlmBackend {
      * 0.791 → 0.783 at 0.2).
      */
     static final double DOCUMENT_RANK = 0.3;
+    /**
+     * What a line of code is worth against a sentence of prose holding as much of the question: half. A question in
+     * words is answered by words — a comment, a docstring, the documentation's prose — and a code line that shares a
+     * name with it ({@code import { spawn } from 'node:child_process';} for "what does the signal option of spawn
+     * do?", {@code public static CachingEmbedder of(Embedder delegate) {} for "what does the caching embedder do when
+     * the delegate fails?") says nothing on its own; a code block is quoted whole with the sentence introducing it.
+     * Where only code holds the question's words, code is still quoted.
+     */
+    static final double CODE_LINE = 0.5;
     /** The fewest words a question has for a sentence holding all of it to be taken for an echo of it. */
     static final int ECHO_WORDS = 3;
     private static final Pattern NOT_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
@@ -267,9 +277,10 @@ public final class ExtractiveBackend implements LlmBackend {
      * finding it may look through the passage) and what it is quoted with after it.
      */
     private record Candidate(String text, Block block, List<String> sourceIds, int order, double worth,
-            boolean ofKind, boolean besideWords, Supplier<@Nullable Beside> lead, @Nullable Beside follow) {
+            boolean ofKind, boolean besideWords, boolean code, Supplier<@Nullable Beside> lead,
+            @Nullable Beside follow) {
         Candidate withWorth(double newWorth) {
-            return new Candidate(text, block, sourceIds, order, newWorth, ofKind, besideWords, lead, follow);
+            return new Candidate(text, block, sourceIds, order, newWorth, ofKind, besideWords, code, lead, follow);
         }
 
         /** Whether the other candidate's sentence is this one, stands in it, holds it or is quoted after it. */
@@ -351,7 +362,7 @@ public final class ExtractiveBackend implements LlmBackend {
                         && !holds(s.text(), echo) && !goesOnFromEcho(passage, sentences, i, b, echo)
                         && !LINK_ALONE.matcher(text).matches()) {
                     candidates.add(new Candidate(text, b, passage.sourceIds(s.start(), s.end()), candidates.size(),
-                            worth[i], kind.heldBy(text, asked), words,
+                            worth[i], kind.heldBy(text, asked), words, s.code(),
                             forName ? () -> named(passage, sentences, at, asked, b)
                                     : () -> lead(passage, sentences, at, b),
                             follows.get(i)));
@@ -612,7 +623,8 @@ public final class ExtractiveBackend implements LlmBackend {
     /**
      * The candidates, worth more by what they hold besides the question's words: {@value #KIND} when they hold an
      * answer of the kind the question asks for, and by their document's place in the prompt, {@value #DOCUMENT_RANK}
-     * for the first document's sentences, falling evenly to nothing after the last.
+     * for the first document's sentences, falling evenly to nothing after the last; a line of code is worth
+     * {@value #CODE_LINE} of that.
      */
     private static List<Candidate> weighed(List<Candidate> candidates, List<Block> blocks) {
         Map<String, Integer> place = new HashMap<>();
@@ -621,8 +633,8 @@ public final class ExtractiveBackend implements LlmBackend {
         }
         double documents = place.size();
         return candidates.stream()
-                .map(c -> c.withWorth(c.worth() + (c.ofKind() ? KIND : 0)
-                        + DOCUMENT_RANK * (1 - place.get(c.block().document()) / documents)))
+                .map(c -> c.withWorth((c.code() ? CODE_LINE : 1) * (c.worth() + (c.ofKind() ? KIND : 0)
+                        + DOCUMENT_RANK * (1 - place.get(c.block().document()) / documents))))
                 .toList();
     }
 

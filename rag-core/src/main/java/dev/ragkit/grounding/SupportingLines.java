@@ -90,9 +90,15 @@ final class SupportingLines {
         return claim.endsWith(place) ? claim.substring(0, claim.length() - place.length()).strip() : claim;
     }
 
-    /** Where the claim stands in the text, white space aside: {@code {start, end}} offsets, or null. */
-    private static int[] quote(String claim, String text, Sentences.Layout layout) {
-        String wanted = Sentences.renderedLinks(claim).replaceAll("\\s+", " ");
+    /**
+     * Where the claim stands in the text, white space aside: {@code {start, end}} offsets, or null. The claim is looked
+     * for as written, then both read with their markup as text ({@link Sentences#rendered(String,
+     * Sentences.Layout)}: a quote of a documentation comment reads {@code x} where the line says {@code {@code x}}),
+     * then as running over the block's edge.
+     */
+    private static int @Nullable [] quote(String claim, String text, Sentences.Layout layout) {
+        String written = claim.replaceAll("\\s+", " ");
+        String wanted = Sentences.rendered(claim, layout).replaceAll("\\s+", " ");
         if (wanted.length() < SHORTEST_QUOTE) {
             return null;
         }
@@ -114,8 +120,12 @@ final class SupportingLines {
                 }
             }
         }
-        // reference links read as their text, as quotes are written ([`fs.readFile()`][] reads `fs.readFile()`)
-        boolean[] syntax = Sentences.linkSyntax(flat.toString());
+        int at = written.length() < SHORTEST_QUOTE ? -1 : flat.indexOf(written);
+        if (at >= 0) {
+            return new int[] {origin[at], origin[at + written.length() - 1] + 1};
+        }
+        // markup read as text, as quotes are written ([`fs.readFile()`][] reads `fs.readFile()`, {@code x} reads x)
+        boolean[] syntax = Sentences.markup(flat.toString(), layout);
         int kept = 0;
         for (int i = 0; i < flat.length(); i++) {
             if (!syntax[i]) {
@@ -124,7 +134,7 @@ final class SupportingLines {
             }
         }
         flat.setLength(kept);
-        int at = flat.indexOf(wanted);
+        at = flat.indexOf(wanted);
         if (at >= 0) {
             return new int[] {origin[at], origin[at + wanted.length() - 1] + 1};
         }

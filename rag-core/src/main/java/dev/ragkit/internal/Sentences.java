@@ -67,7 +67,12 @@ public final class Sentences {
     private static final Pattern QUOTE_MARKERS = Pattern.compile("^ {0,3}(>[ \\t]?)+", Pattern.MULTILINE);
     /** A list item's line after its first: indented, not blank. */
     private static final Pattern CONTINUED = Pattern.compile("\\s+\\S.*");
-    private static final Pattern COMMENT = Pattern.compile("\\s*(//|/\\*|\\*|--|;;|#!|<!--).*");
+    /**
+     * A comment's line in text: after {@code //}, {@code --}, {@code ;;}, {@code #!} or {@code <!--}, or a block
+     * comment's {@code /*}, {@code *} or {@code *}{@code /} alone on its line. A line starting with {@code * } and text
+     * is a list item, one starting with {@code **} bold text.
+     */
+    private static final Pattern COMMENT = Pattern.compile("\\s*(//|/\\*|\\*+/?\\s*$|--|;;|#!|<!--).*");
     /** What a line comment's line starts with: {@code // }. */
     private static final Pattern LINE_COMMENT = Pattern.compile("\\s*//+\\s?");
     /** What a block comment's line starts with: {@code /** }, {@code  * }. */
@@ -120,6 +125,14 @@ public final class Sentences {
      */
     private static final Pattern REFERENCE_LINK = Pattern.compile(
             "!?\\[((?:[^\\[\\]\\n]|\\[[^\\[\\]\\n]*])+)]\\[[^\\[\\]\\s]*]");
+    /** A documentation comment's block tag at the start of a line: {@code @param}, {@code @return}, {@code @throws}. */
+    private static final Pattern BLOCK_TAG = Pattern.compile("@[a-z][a-zA-Z]+\\b");
+    /** An inline tag of a documentation comment that reads as its content, up to the content. */
+    private static final Pattern INLINE_TAG = Pattern.compile("\\{@(code|literal|link|linkplain|value)\\s+");
+    /** An HTML tag of a documentation comment that reads as nothing. */
+    private static final Pattern HTML_TAG = Pattern.compile(
+            "</?(?:p|em|strong|b|i|u|code|tt|var|ul|ol|li|br|pre|h[1-6]|blockquote|dl|dt|dd|sup|sub|a|table|tr|td|th)"
+                    + "(?:\\s[^<>]*)?/?>", Pattern.CASE_INSENSITIVE);
     /** A section's number of two levels or more before its title, as PDFs print them: {@code 2.14. }, {@code 2.4 }. */
     private static final Pattern SECTION_NUMBER = Pattern.compile("^\\d{1,2}(?:\\.\\d{1,2})+\\.?\\s+(?=\\p{Lu})");
     private static final Pattern HEADING_TEXT = Pattern.compile("[\\p{Lu}\\p{N}][\\p{L}\\p{N} '&()-]*");
@@ -139,10 +152,11 @@ public final class Sentences {
      * @param lastLine  the passage line (0-based) it ends on
      * @param heading   whether it is a heading rather than a sentence of text (a table's header row is one)
      * @param row       whether it is a table row (a unit of its own; cells apart, it holds no sentence)
+     * @param code      whether it is a line of code (of a source file, or of a fenced block in text)
      * @param header    for a row of a markdown table, the table's header row in the same passage, else {@code null}
      */
     public record Sentence(String text, int start, int end, int firstLine, int lastLine, boolean heading, boolean row,
-            @Nullable Sentence header) {
+            boolean code, @Nullable Sentence header) {
 
         /** @return what the sentence says read as a whole: a table row's text under its header row's, else its text */
         public String read() {
@@ -275,13 +289,14 @@ public final class Sentences {
             if (kind != Kind.ROW && kind != Kind.RULE) {
                 header = null;                                 // a table ends at the first line that is not a row
             }
-            if (kind == Kind.BLANK || kind == Kind.RULE || kind == Kind.FENCE) {
-                i++;
+            if (kind == Kind.BLANK || kind == Kind.RULE || kind == Kind.FENCE
+                    || layout.code() && shown[i] == null && (kind == Kind.COMMENT || kind == Kind.BLOCK_COMMENT)) {
+                i++;                                 // in code, a comment line without words parts paragraphs
                 continue;
             }
             if (kind == Kind.ROW || kind == Kind.HEADER_ROW) {
                 Sentence row = add(out, passage, lines, shown, lines.get(i)[0], lines.get(i)[1],
-                        kind == Kind.HEADER_ROW, true, header);
+                        kind == Kind.HEADER_ROW, true, false, header);
                 header = kind == Kind.HEADER_ROW ? row : header;
                 i++;
                 continue;
@@ -290,20 +305,26 @@ public final class Sentences {
             if (!linesAreUnits && (kind == Kind.PROSE || kind == Kind.ITEM || kind == Kind.COMMENT
                     || kind == Kind.BLOCK_COMMENT)) {
                 Kind follows = kind == Kind.ITEM ? Kind.PROSE : kind;
-                while (j < lines.size() && kinds[j] == follows) {
+                while (j < lines.size() && kinds[j] == follows
+                        && !(layout.code() && (shown[j] == null || blockTag(passage, shown[j])))) {
                     j++;
                 }
             }
             int from = lines.get(i)[0];
             int to = lines.get(j - 1)[1];
             if (kind == Kind.HEADING || kind == Kind.CODE) {
-                add(out, passage, lines, shown, from, to, kind == Kind.HEADING, false, null);
+                add(out, passage, lines, shown, from, to, kind == Kind.HEADING, false, kind == Kind.CODE, null);
             } else {
-                split(out, passage, lines, shown, from, to);
+                split(out, passage, lines, shown, from, to, layout);
             }
             i = j;
         }
         return out;
+    }
+
+    /** Whether a comment's line as it reads starts with a documentation block tag: {@code @param}, {@code @return}. */
+    private static boolean blockTag(String passage, int[] shown) {
+        return BLOCK_TAG.matcher(passage).region(shown[0], shown[1]).lookingAt();
     }
 
     /**
@@ -705,7 +726,7 @@ public final class Sentences {
 
     /** BreakIterator's sentences of the characters [from, to), each trimmed. */
     private static void split(List<Sentence> out, String passage, List<int[]> lines, int[][] shown, int from,
-            int to) {
+            int to, Layout layout) {
         String text = passage.substring(from, to).replace('\n', ' ');
         BreakIterator it = BreakIterator.getSentenceInstance(Locale.ENGLISH);
         it.setText(ReferenceMarks.maskAsClosers(text));         // "over time.[1][2] It": a boundary after the marks
@@ -721,11 +742,11 @@ public final class Sentences {
             }
             for (int glued = start + 1; glued < end; glued++) {      // "a heretic.By 1672 he", which the JDK keeps
                 if (gluedAt(text, glued)) {
-                    addProse(out, passage, lines, shown, from + start, from + glued);
+                    addProse(out, passage, lines, shown, from + start, from + glued, layout);
                     start = glued;
                 }
             }
-            addProse(out, passage, lines, shown, from + start, from + end);
+            addProse(out, passage, lines, shown, from + start, from + end, layout);
             start = end;
         }
     }
@@ -807,27 +828,21 @@ public final class Sentences {
                 || Character.isLowerCase(following) && INNER_CRY.matcher(tail).find();
     }
 
-    /** Adds a sentence of running text ({@link #add}), its reference links read as their text ({@link #linkSyntax}). */
-    private static void addProse(List<Sentence> out, String passage, List<int[]> lines, int[][] shown, int from,
-            int to) {
-        Sentence s = add(out, passage, lines, shown, from, to, false, false, null);
-        if (s != null && s.text().indexOf("][") >= 0) {
-            out.set(out.size() - 1, new Sentence(renderedLinks(s.text()), s.start(), s.end(), s.firstLine(),
-                    s.lastLine(), false, false, null));
-        }
-    }
-
     /**
-     * The text with its reference-style links read as their text, as markdown renders them: {@code [`fs.readFile()`][]}
-     * and {@code [the scopes chapter][scopes]} read {@code `fs.readFile()`} and {@code the scopes chapter} (the
-     * definitions they point at are not quoted, so in an answer the brackets would stay). Inline links ({@code
-     * [text](url)}) stay links; code spans are left as they are.
+     * The text with the markup of its layout read as text: in {@link Layout#TEXT} and {@link Layout#LINES},
+     * reference links, as markdown renders them: {@code [`fs.readFile()`][]} and {@code [the scopes chapter][scopes]}
+     * read {@code `fs.readFile()`} and {@code the scopes chapter} (the definitions they point at are not quoted, so in
+     * an answer the brackets would stay; inline links, {@code [text](url)}, stay links); in {@link Layout#C_LIKE} code, the inline tags and HTML of documentation comments (Javadoc,
+     * JSDoc): {@code {@code x}} and {@code {@literal x}} read {@code x}, {@code {@link Foo#bar()}} reads {@code
+     * Foo#bar()}, {@code {@link #bar}} reads {@code bar} and {@code {@link Foo the foo}} its label, and tags such as {@code <p>}, {@code <em>}, {@code
+     * <li>} read as nothing (not inside {@code {@code …}}); other layouts have none.
      *
-     * @param text a text
-     * @return the text without the links' brackets and labels
+     * @param text   a text of a document written in {@code layout}
+     * @param layout how the document is written
+     * @return the text as it reads
      */
-    public static String renderedLinks(String text) {
-        boolean[] drop = linkSyntax(text);
+    public static String rendered(String text, Layout layout) {
+        boolean[] drop = markup(text, layout);
         StringBuilder out = new StringBuilder(text.length());
         for (int i = 0; i < text.length(); i++) {
             if (!drop[i]) {
@@ -838,11 +853,108 @@ public final class Sentences {
     }
 
     /**
-     * @param text a text
-     * @return for each of its characters, whether it is a reference link's syntax ({@link #renderedLinks}): its
-     *         brackets and the label after its text
+     * @param text   a text of a document written in {@code layout}
+     * @param layout how the document is written
+     * @return for each of its characters, whether it is markup that reads as nothing ({@link #rendered(String,
+     *         Layout)})
      */
-    public static boolean[] linkSyntax(String text) {
+    public static boolean[] markup(String text, Layout layout) {
+        if (!layout.code()) {
+            return linkSyntax(text);
+        }
+        boolean[] drop = new boolean[text.length()];
+        if (layout != Layout.C_LIKE || text.indexOf('{') < 0 && text.indexOf('<') < 0) {
+            return drop;
+        }
+        boolean[] literal = new boolean[text.length()];
+        Matcher tag = INLINE_TAG.matcher(text);
+        int from = 0;
+        while (tag.find(from)) {
+            int close = closingBrace(text, tag.end());
+            if (close < 0) {
+                break;                                      // not closed in this text: left as written
+            }
+            for (int i = tag.start(); i < tag.end(); i++) {
+                drop[i] = true;                             // "{@code " and its white space
+            }
+            if (tag.group(1).startsWith("link") || tag.group(1).equals("value")) {
+                int label = labelOf(text, tag.end(), close);
+                for (int i = tag.end(); i < label; i++) {
+                    drop[i] = true;                         // "{@link Foo#bar(int, int) the bar}" reads "the bar"
+                }
+                if (label == tag.end() && text.charAt(label) == '#') {
+                    drop[label] = true;                     // "{@link #estimate}" reads "estimate"
+                }
+            } else {
+                for (int i = tag.end(); i < close; i++) {
+                    literal[i] = true;                      // "{@code <p>}" reads "<p>"
+                }
+            }
+            drop[close] = true;
+            from = close + 1;
+        }
+        Matcher html = HTML_TAG.matcher(text);
+        while (html.find()) {
+            if (!literal[html.start()]) {
+                for (int i = html.start(); i < html.end(); i++) {
+                    drop[i] = true;
+                }
+            }
+        }
+        return drop;
+    }
+
+    /**
+     * Where the label of a link's inline tag starts, its reference running from {@code from} to the first white space
+     * outside parentheses; {@code from} when it has none.
+     */
+    private static int labelOf(String text, int from, int close) {
+        int depth = 0;
+        for (int i = from; i < close; i++) {
+            char c = text.charAt(i);
+            depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+            if (depth == 0 && Character.isWhitespace(c)) {
+                int label = i;
+                while (label < close && Character.isWhitespace(text.charAt(label))) {
+                    label++;
+                }
+                return label < close ? label : from;
+            }
+        }
+        return from;
+    }
+
+    /** Where the brace closing an inline tag whose content starts at {@code from} stands (nested pairs skipped), or -1. */
+    private static int closingBrace(String text, int from) {
+        int depth = 0;
+        for (int i = from; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '{') {
+                depth++;
+            } else if (c == '}' && depth-- == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Adds a sentence of running text ({@link #add}), its markup read as text ({@link #rendered(String, Layout)}). */
+    private static void addProse(List<Sentence> out, String passage, List<int[]> lines, int[][] shown, int from,
+            int to, Layout layout) {
+        Sentence s = add(out, passage, lines, shown, from, to, false, false, false, null);
+        String text = s == null ? null : rendered(s.text(), layout);
+        if (s != null && !text.equals(s.text())) {
+            out.set(out.size() - 1, new Sentence(text, s.start(), s.end(), s.firstLine(), s.lastLine(), false, false,
+                    false, null));
+        }
+    }
+
+    /**
+     * @param text a text
+     * @return for each of its characters, whether it is a reference link's syntax ({@link #rendered(String,
+     *         Layout)}): its brackets and the label after its text
+     */
+    private static boolean[] linkSyntax(String text) {
         boolean[] drop = new boolean[text.length()];
         if (text.indexOf("][") < 0) {
             return drop;
@@ -880,7 +992,7 @@ public final class Sentences {
      * character that reads to the last; unless nothing of it reads. Returns it, or {@code null}.
      */
     private static @Nullable Sentence add(List<Sentence> out, String passage, List<int[]> lines, int[][] shown,
-            int from, int to, boolean heading, boolean row, @Nullable Sentence header) {
+            int from, int to, boolean heading, boolean row, boolean code, @Nullable Sentence header) {
         if (from >= to) {
             return null;
         }
@@ -906,7 +1018,7 @@ public final class Sentences {
             end--;
         }
         Sentence s = new Sentence(text.toString().strip(), start, end, lineOf(lines, start), lineOf(lines, end - 1),
-                heading, row, header);
+                heading, row, code, header);
         out.add(s);
         return s;
     }

@@ -503,6 +503,26 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_aCodeLineSharingTheQuestionsWords_isWorthHalfASentence_andQuotedOnlyWhenNothingElseHoldsThem() {
+        // Node's API reference: the example's line holds as many of the question's words as the sentence, and
+        // stands first
+        String text = "## Options\n\n```js\nconst child = spawn('grep', ['ssh'], { signal });\n```\n\n"
+                + "The signal option aborts the child process when its AbortSignal fires.\n\n"
+                + "The cwd option sets the working directory.\n";
+        StoredDocument d = document("api/child_process.md", "child_process.md", text.length());
+        ContextBlock a = chunkOf(d, 0, text, 1, 9, "Options", true);
+
+        ChatResult r = new ExtractiveBackend(1).chat(prompt(List.of(a), "What does the signal option of spawn do?"));
+
+        assertThat(quoteLines(r.text())).containsExactly("- The signal option aborts the child process when its"
+                + " AbortSignal fires. [SourceId: " + a.sourceId() + "]");
+        // where only code holds the question's words, code is quoted
+        ChatResult only = new ExtractiveBackend(1).chat(prompt(List.of(a), "How is grep spawned?"));
+        assertThat(quoteLines(only.text())).containsExactly("- const child = spawn('grep', ['ssh'], { signal });"
+                + " [SourceId: " + a.sourceId() + "]");
+    }
+
+    @Test
     void chat_aHeadingThatHoldsTheQuestionsWords_quotesTheSentencesUnderIt() {
         // a Word file's text: "Conclusion" is a heading, the sentences under it share no word with the question
         String text = "Body\nThe essay compares two harbours and the way they handle their freight.\nConclusion\n"

@@ -88,6 +88,14 @@ final class RegexCitationExtractorTest {
         Citation link = extractor.extract("- Similar to `fs.readFile()`, the path may be a directory on some"
                 + " systems. " + marker(node), List.of(node)).citations().get(0);
         assertThat(link.location()).isEqualTo("fs.md:44-45");
+        // nor a Javadoc's inline tags and HTML: the quote reads them as text, as the extractive answer writes it
+        // (the first sentence shares all its words: without the quote found, the citation would point there)
+        ContextBlock javaDoc = block(document("Scale.java"), 0, "/**\n * The object lives while the Embedder scale is"
+                + " kept.\n *\n"
+                + " * <p>The scale is kept while the {@link Embedder}\n * object lives.\n */", 20, 25, "Scale", null);
+        Citation javadoc = extractor.extract("- The scale is kept while the Embedder object lives. " + marker(javaDoc),
+                List.of(javaDoc)).citations().get(0);
+        assertThat(javadoc.location()).isEqualTo("Scale.java:23-24");
     }
 
     @Test

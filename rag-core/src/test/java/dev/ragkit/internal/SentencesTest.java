@@ -80,8 +80,8 @@ final class SentencesTest {
         // a chunk that starts inside a block comment
         assertThat(texts(" * guess only needs\n * to be consistent.\n */\nint x;", null))
                 .containsExactly("guess only needs to be consistent.", "int x;");
-        // a markdown list's "* " is no comment's decoration
-        assertThat(texts("* first item\n* second item.", null)).containsExactly("* first item * second item.");
+        // a markdown list's "* " is no comment's decoration: its items stand alone, as "- " items do
+        assertThat(texts("* first item\n* second item.", null)).containsExactly("* first item", "* second item.");
     }
 
     @Test
@@ -105,6 +105,40 @@ final class SentencesTest {
         assertThat(new int[] {comment.firstLine(), comment.lastLine()}).containsExactly(11, 12);
         // the same file read as text: its comments were headings, its code lines prose
         assertThat(headings(py, "fetch")).contains("# Sleeps a second between tries,");
+    }
+
+    @Test
+    void of_javadoc_readsItsInlineTagsAndHtmlAsText_eachBlockTagApart_andEmptyCommentLinesPartParagraphs() {
+        String java = "    /**\n"
+                + "     * The embedder's scale, or one measured with {@link #estimate} when it states\n"
+                + "     * none, kept in a {@code Map<Embedder, SimilarityScale>}.\n"
+                + "     *\n"
+                + "     * <p>Retrieval shares it with {@linkplain Embedder#embed(List, int) the\n"
+                + "     * embedder}; a <em>stated</em> scale wins and {@code <p>} stays.\n"
+                + "     *\n"
+                + "     * @param embedder the embedder\n"
+                + "     * @return its scale, from {@link SimilarityScale#estimate(Embedder)}\n"
+                + "     * @throws RagException when the embedder fails\n"
+                + "     */\n"
+                + "    public static SimilarityScale of(Embedder embedder) {\n";
+
+        List<Sentences.Sentence> sentences = Sentences.of(java, null, Sentences.Layout.of("src/Scale.java", false));
+
+        assertThat(sentences.stream().map(Sentences.Sentence::text)).containsExactly(
+                "The embedder's scale, or one measured with estimate when it states\nnone, kept in a "
+                        + "Map<Embedder, SimilarityScale>.",
+                "Retrieval shares it with the\nembedder; a stated scale wins and <p> stays.",
+                "@param embedder the embedder", "@return its scale, from SimilarityScale#estimate(Embedder)",
+                "@throws RagException when the embedder fails", "public static SimilarityScale of(Embedder embedder) {");
+        // the empty comment line ends the paragraph: the next sentence starts on its own line, after a gap
+        assertThat(new int[] {sentences.get(0).lastLine(), sentences.get(1).firstLine()}).containsExactly(2, 4);
+        // the sentence's place in the file is still that of the written text
+        assertThat(java.substring(sentences.get(1).start(), sentences.get(1).end())).startsWith("<p>Retrieval")
+                .endsWith("stays.");
+        // markdown and other languages keep such text as written
+        assertThat(Sentences.of("Use {@code x} <p>here.", null).get(0).text()).isEqualTo("Use {@code x} <p>here.");
+        assertThat(Sentences.of("# Use {@code x} <p>here.", null, Sentences.Layout.HASH).get(0).text())
+                .isEqualTo("Use {@code x} <p>here.");
     }
 
     @Test
@@ -277,6 +311,11 @@ final class SentencesTest {
     void of_listItemsStandAlone() {
         assertThat(texts("The filter applies to:\n- vector search\n- keyword\n  search\n1. deletes", null))
                 .containsExactly("The filter applies to:", "- vector search", "- keyword search", "1. deletes");
+        // items marked "*", nested, their lines going on indented (Node's API reference); "**" opens bold text
+        assertThat(texts("* `options` {Object}\n  * `signal` {AbortSignal} allows destroying the stream if the"
+                + " signal is\n    aborted.\n* Returns: {Duplex} a stream.\n**Stability:** stable and\nsupported.", null))
+                .containsExactly("* `options` {Object}", "* `signal` {AbortSignal} allows destroying the stream if the"
+                        + " signal is aborted.", "* Returns: {Duplex} a stream.", "**Stability:** stable and supported.");
     }
 
     @Test
