@@ -152,7 +152,8 @@ public final class Sentences {
      * @param lastLine  the passage line (0-based) it ends on
      * @param heading   whether it is a heading rather than a sentence of text (a table's header row is one)
      * @param row       whether it is a table row (a unit of its own; cells apart, it holds no sentence)
-     * @param code      whether it is a line of code (of a source file, or of a fenced block in text)
+     * @param code      whether it is a line of code: of a source file, or of a fenced block in text (not a line of
+     *                  text that only looks like code)
      * @param header    for a row of a markdown table, the table's header row in the same passage, else {@code null}
      */
     public record Sentence(String text, int start, int end, int firstLine, int lastLine, boolean heading, boolean row,
@@ -165,7 +166,16 @@ public final class Sentences {
     }
 
     /** What a line is, for deciding which lines may share a sentence. */
-    private enum Kind { BLANK, HEADING, PROSE, ITEM, COMMENT, BLOCK_COMMENT, CODE, FENCE, RULE, ROW, HEADER_ROW }
+    private enum Kind {
+        BLANK, HEADING, PROSE, ITEM, COMMENT, BLOCK_COMMENT,
+        /** A line of source code, or of a fenced block in text. */
+        CODE,
+        /** A line of text outside a fenced block that looks like code (ends in {@code ;}, {@code {}, {@code }}). */
+        LOOSE_CODE,
+        FENCE, RULE, ROW, HEADER_ROW,
+        /** A line of an HTML comment in markdown ({@code <!-- … -->}), which renders as nothing. */
+        HIDDEN
+    }
 
     /**
      * How a document's text is written, which decides what its lines can be. Text ({@link #TEXT}) is read as
@@ -289,7 +299,7 @@ public final class Sentences {
             if (kind != Kind.ROW && kind != Kind.RULE) {
                 header = null;                                 // a table ends at the first line that is not a row
             }
-            if (kind == Kind.BLANK || kind == Kind.RULE || kind == Kind.FENCE
+            if (kind == Kind.BLANK || kind == Kind.RULE || kind == Kind.FENCE || kind == Kind.HIDDEN
                     || layout.code() && shown[i] == null && (kind == Kind.COMMENT || kind == Kind.BLOCK_COMMENT)) {
                 i++;                                 // in code, a comment line without words parts paragraphs
                 continue;
@@ -312,7 +322,7 @@ public final class Sentences {
             }
             int from = lines.get(i)[0];
             int to = lines.get(j - 1)[1];
-            if (kind == Kind.HEADING || kind == Kind.CODE) {
+            if (kind == Kind.HEADING || kind == Kind.CODE || kind == Kind.LOOSE_CODE) {
                 add(out, passage, lines, shown, from, to, kind == Kind.HEADING, false, kind == Kind.CODE, null);
             } else {
                 split(out, passage, lines, shown, from, to, layout);
@@ -450,7 +460,7 @@ public final class Sentences {
                     : line(passage, lines, i);
             int end = lines.get(i)[1];
             int start = end - line.length();
-            if (kinds[i] == Kind.RULE && rendersNothing(line)) {
+            if (kinds[i] == Kind.RULE && rendersNothing(line) || kinds[i] == Kind.HIDDEN) {
                 continue;
             }
             if (kinds[i] == Kind.BLOCK_COMMENT || kinds[i] == Kind.COMMENT && line.strip().startsWith("//")
@@ -505,14 +515,18 @@ public final class Sentences {
         Kind[] kinds = new Kind[lines.size()];
         boolean fenced = startsInsideAFence(passage, lines);             // a chunk cut a long code block
         boolean commented = startsInsideABlockComment(passage, lines, false);       // inside a block comment: /* … */
+        boolean hidden = startsInsideAnHtmlComment(passage, lines);                // inside <!-- … -->
         for (int i = 0; i < kinds.length; i++) {
             String line = line(passage, lines, i);
             String t = line.strip();
-            if (FENCE.matcher(line).matches()) {
+            if (FENCE.matcher(line).matches() && !hidden) {
                 fenced = !fenced;
                 kinds[i] = Kind.FENCE;
             } else if (fenced) {
                 kinds[i] = t.isEmpty() ? Kind.BLANK : Kind.CODE;
+            } else if (hidden || t.startsWith("<!--")) {
+                kinds[i] = Kind.HIDDEN;
+                hidden = !t.substring(hidden ? 0 : 4).contains("-->");
             } else if (t.isEmpty()) {
                 kinds[i] = Kind.BLANK;
             } else if (commented || t.startsWith("/*")) {
@@ -533,7 +547,7 @@ public final class Sentences {
                 kinds[i] = Kind.ITEM;
             } else if (CODE_END.matcher(line).matches() && !CLOSING.matcher(t.substring(0, t.length() - 1)).matches()
                     && looksLikeCode(t)) {
-                kinds[i] = Kind.CODE;
+                kinds[i] = Kind.LOOSE_CODE;
             } else {
                 kinds[i] = Kind.PROSE;
             }
@@ -667,6 +681,29 @@ public final class Sentences {
     }
 
     /**
+     * Whether the passage starts inside an HTML comment (a chunk cut it): outside fenced blocks, a line ending in
+     * {@code -->} comes before any line that opens one ({@code A --> B} in a diagram is no such line).
+     */
+    private static boolean startsInsideAnHtmlComment(String passage, List<int[]> lines) {
+        if (!passage.contains("-->")) {
+            return false;
+        }
+        boolean fenced = startsInsideAFence(passage, lines);
+        for (int i = 0; i < lines.size(); i++) {
+            String line = line(passage, lines, i);
+            String t = line.strip();
+            if (FENCE.matcher(line).matches()) {
+                fenced = !fenced;
+            } else if (!fenced && t.contains("<!--")) {
+                return false;
+            } else if (!fenced && t.endsWith("-->")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Whether the passage starts inside a block comment (a chunk cut it): its first line that is not blank starts with
      * {@code *}, and a line ends the comment before any line opens one. In code ({@code untilTheEnd}) also when no
      * line opens or ends one and the first starts with {@code *} and a space, as a long comment's middle does; in
@@ -714,7 +751,7 @@ public final class Sentences {
             return i > 0 && kinds[i - 1] == Kind.BLANK;          // a last line after a blank line
         }
         if (kinds[i + 1] != Kind.PROSE) {
-            return kinds[i + 1] != Kind.CODE;
+            return kinds[i + 1] != Kind.CODE && kinds[i + 1] != Kind.LOOSE_CODE;
         }
         if (numbered) {
             return true;                     // "3.1 Invoking asn1Parser" before "asn1Parser reads a single file"

@@ -52,6 +52,20 @@ final class SentencesTest {
     }
 
     @Test
+    void of_htmlComments_renderAsNothing_alsoWhenAChunkStartsInsideOne() {
+        // Node's API reference: each function's history as YAML in an HTML comment under its heading
+        String passage = "### `subprocess.kill([signal])`\n\n<!-- YAML\nadded: v0.1.90\nchanges:\n  - version: v15.4.0\n"
+                + "    description: add support for `signal` option.\n-->\n\nSends a signal to the child.\n"
+                + "<!-- lint disable -->\nIt returns true.\n\n```mermaid\nA --> B\n```";
+        assertThat(texts(passage, null)).containsExactly("Sends a signal to the child.", "It returns true.",
+                "A --> B");
+        String cut = "  - version: v15.4.0\n    description: add support for `signal` option.\n-->\n\nSends a signal.";
+        assertThat(texts(cut, null)).containsExactly("Sends a signal.");
+        // a diagram's arrow is no comment's end
+        assertThat(texts("```mermaid\nA -->\n```\nRuns.", null)).containsExactly("A -->", "Runs.");
+    }
+
+    @Test
     void of_aBlockquotesLines_areReadWithoutTheirMarkers() {
         String passage = "> # Note\n> - first item\n> - second item\n>\n> ```rust\n> let x = 1;\n> ```\n"
                 + "> > Nested text.";
