@@ -125,8 +125,6 @@ public final class Sentences {
      */
     private static final Pattern REFERENCE_LINK = Pattern.compile(
             "!?\\[((?:[^\\[\\]\\n]|\\[[^\\[\\]\\n]*])+)]\\[[^\\[\\]\\s]*]");
-    /** The line opening an HTML comment that holds YAML (Node.js's API history): {@code <!-- YAML}. */
-    private static final Pattern YAML_COMMENT = Pattern.compile("<!--\\s*YAML\\s*");
     /** A documentation comment's block tag at the start of a line: {@code @param}, {@code @return}, {@code @throws}. */
     private static final Pattern BLOCK_TAG = Pattern.compile("@[a-z][a-zA-Z]+\\b");
     /** An inline tag of a documentation comment that reads as its content, up to the content. */
@@ -175,10 +173,7 @@ public final class Sentences {
         /** A line of text outside a fenced block that looks like code (ends in {@code ;}, {@code {}, {@code }}). */
         LOOSE_CODE,
         FENCE, RULE, ROW, HEADER_ROW,
-        /**
-         * A line of an HTML comment in markdown ({@code <!-- … -->}), which renders as nothing; the lines inside a
-         * {@code <!-- YAML} comment are {@link #LOOSE_CODE}, each a unit of its own.
-         */
+        /** A line of an HTML comment in markdown ({@code <!-- … -->}), which renders as nothing. */
         HIDDEN
     }
 
@@ -521,7 +516,6 @@ public final class Sentences {
         boolean fenced = startsInsideAFence(passage, lines);             // a chunk cut a long code block
         boolean commented = startsInsideABlockComment(passage, lines, false);       // inside a block comment: /* … */
         boolean hidden = startsInsideAnHtmlComment(passage, lines);                // inside <!-- … -->
-        boolean yaml = false;                                                      // inside <!-- YAML … -->
         for (int i = 0; i < kinds.length; i++) {
             String line = line(passage, lines, i);
             String t = line.strip();
@@ -531,11 +525,8 @@ public final class Sentences {
             } else if (fenced) {
                 kinds[i] = t.isEmpty() ? Kind.BLANK : Kind.CODE;
             } else if (hidden || t.startsWith("<!--")) {
-                boolean opening = !hidden;
-                hidden = !t.substring(opening ? 4 : 0).contains("-->");
-                // the lines of a YAML comment (Node.js's API history, which its site renders as a table) each a unit
-                yaml = opening ? hidden && YAML_COMMENT.matcher(t).matches() : yaml && hidden;
-                kinds[i] = yaml && !opening ? (t.isEmpty() ? Kind.BLANK : Kind.LOOSE_CODE) : Kind.HIDDEN;
+                kinds[i] = Kind.HIDDEN;
+                hidden = !t.substring(hidden ? 0 : 4).contains("-->");
             } else if (t.isEmpty()) {
                 kinds[i] = Kind.BLANK;
             } else if (commented || t.startsWith("/*")) {
