@@ -174,6 +174,10 @@ public final class HtmlDocumentParser implements DocumentParser {
         final DocumentPaths.Links links;
         private final StringBuilder line = new StringBuilder();
         private int listDepth;
+        /** What the current line starts with before its text: a list item's marker, a definition's term. */
+        private String lead = "";
+        /** A definition list's term ({@code <dt>}) waiting for its definition ({@code <dd>}), or empty. */
+        private String term = "";
 
         Walker(DocumentSource source) {
             this.out = new SectionedLines(source);
@@ -217,8 +221,22 @@ public final class HtmlDocumentParser implements DocumentParser {
                     listDepth++;
                     return FilterResult.CONTINUE;
                 case "li":
-                    flush();
-                    line.append("  ".repeat(Math.max(0, Math.min(8, listDepth - 1)))).append("- ");
+                    endBlock();
+                    lead("  ".repeat(Math.max(0, Math.min(8, listDepth - 1))) + "- ");
+                    return FilterResult.CONTINUE;
+                case "dt":
+                    endBlock();
+                    writeTerm();                            // a term without a definition: a line of its own
+                    out.blank();
+                    return FilterResult.CONTINUE;
+                case "dd":
+                    endBlock();
+                    out.blank();
+                    if (!term.isEmpty()) {
+                        // "staff: Allows users to add local modifications", not "staff" alone and its definition
+                        lead(term.endsWith(":") ? term + " " : term + ": ");
+                        term = "";
+                    }
                     return FilterResult.CONTINUE;
                 default:
                     if (BLOCKS.contains(tag)) {
@@ -240,7 +258,15 @@ public final class HtmlDocumentParser implements DocumentParser {
                         out.blank();
                     }
                 } else if (tag.equals("li")) {
-                    flush();
+                    endBlock();
+                } else if (tag.equals("dt")) {
+                    term = SectionedLines.oneLine(line.toString());
+                    line.setLength(0);
+                    lead = "";
+                } else if (tag.equals("dl")) {
+                    writeTerm();
+                    endBlock();
+                    out.blank();
                 } else if (BLOCKS.contains(tag) || tag.equals("table")) {
                     flush();
                     out.blank();
@@ -265,13 +291,41 @@ public final class HtmlDocumentParser implements DocumentParser {
             }
         }
 
-        /** Ends the current line: written when it holds text beyond a list marker (keeping a list's indent). */
+        /**
+         * Ends the current line: written when it holds text beyond its lead (keeping a list's indent); a line holding
+         * only its lead keeps it for the text to come ({@code <li><p>text</p></li>} reads "- text").
+         */
         void flush() {
             String text = line.toString().stripTrailing();
-            line.setLength(0);
             String content = text.strip();
-            if (!content.isEmpty() && !content.equals("-")) {
+            if (!lead.isEmpty() && content.equals(lead.strip())) {
+                return;
+            }
+            line.setLength(0);
+            lead = "";
+            if (!content.isEmpty()) {
                 out.paragraph(text);
+            }
+        }
+
+        /** Ends the current block: its line written, a lead without text dropped. */
+        void endBlock() {
+            flush();
+            line.setLength(0);
+            lead = "";
+        }
+
+        /** Starts a line with a lead: a list item's marker, a definition's term. */
+        void lead(String text) {
+            line.append(text);
+            lead = text;
+        }
+
+        /** Writes a term still waiting for its definition as a line of its own. */
+        void writeTerm() {
+            if (!term.isEmpty()) {
+                out.paragraph(term);
+                term = "";
             }
         }
     }

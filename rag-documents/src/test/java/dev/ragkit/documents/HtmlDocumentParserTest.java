@@ -45,6 +45,21 @@ class HtmlDocumentParserTest {
     }
 
     @Test
+    void aDefinitionListsTermLeadsItsDefinition_andAListItemsMarkerItsParagraph() {
+        // Debian's users-and-groups.html (DocBook): each group a term, its use the definition, in paragraphs
+        String html = "<html><body><dl><dt>staff</dt><dd><p>Allows users to add local modifications to the system"
+                + " (<tt>/usr/local</tt>) without needing root privileges.</p><p>Compare with group adm.</p></dd>"
+                + "<dt>Parameters:</dt><dd><code>count</code> - how many</dd><dt>orphan</dt></dl>"
+                + "<ul><li><p>Rotate the keys.</p></li><li></li><li>Renew the lease.</li></ul></body></html>";
+        ParsedDocument doc = parser.parse(DocumentSource.of("groups.html", html.getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(doc.lines().stream().filter(l -> !l.isBlank())).containsExactly(
+                "staff: Allows users to add local modifications to the system (/usr/local) without needing root"
+                        + " privileges.", "Compare with group adm.", "Parameters: count - how many", "orphan",
+                "- Rotate the keys.", "- Renew the lease.");
+    }
+
+    @Test
     void preformattedTextIsAFencedBlock_namedByItsLanguageClass_readAsCodeAfterTheSentenceIntroducingIt() {
         // as mdBook writes the Rust book: a sentence ending in a colon, then the command and its output in a <pre>
         String html = "<html><body><main><p>To check whether Rust is installed, enter this line:</p>"
