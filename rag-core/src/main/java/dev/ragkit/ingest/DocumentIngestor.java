@@ -60,7 +60,8 @@ import org.jspecify.annotations.Nullable;
  * The document's id is {@link StoredDocument#idFor}(tenant, prefix + path); its metadata holds the parser's fields,
  * the front matter's {@code summary} under {@value #SUMMARY_KEY}, the SHA-256 of the bytes under
  * {@value #CONTENT_HASH_KEY}, the embedder's name under {@value #EMBEDDER_KEY} and how secrets were treated under
- * {@value #SECRETS_KEY}: re-indexing skips a document whose bytes, embedder and secret handling did not change.
+ * {@value #SECRETS_KEY}, and the version of RagKit's reading under {@value #READER_KEY}: re-indexing skips a document
+ * whose bytes, embedder, secret handling and reading did not change.
  *
  * <h2>Secrets</h2>
  * Before chunking, every line is checked for secrets whatever the file is called: well-known token formats (GitHub,
@@ -100,6 +101,18 @@ public final class DocumentIngestor {
      * redaction on, {@code off} without. A change (redaction switched, or a new detector) re-reads unchanged files.
      */
     public static final String SECRETS_KEY = "ragkit.secrets";
+    /**
+     * The metadata key of the version of how RagKit's own parsers and chunker read a document ({@link
+     * #READER_VERSION}): a document read by an older version is read again by the next run, though its bytes did not
+     * change, so that a better reading (an HTML definition list's term before its definition) reaches every document.
+     */
+    public static final String READER_KEY = "ragkit.reader";
+    /**
+     * The version {@value #READER_KEY} records; raised whenever a parser or the chunker RagKit ships changes the text,
+     * lines or sections it makes of some document. 2: HTML definition lists (twenty-fourth session); documents
+     * without the key were read by version 1.
+     */
+    public static final int READER_VERSION = 2;
     /** The default number of chunk texts per {@link Embedder#embed} call. */
     public static final int DEFAULT_BATCH_SIZE = 64;
     /** The default time one parse may take. */
@@ -438,7 +451,8 @@ public final class DocumentIngestor {
     public boolean unchanged(@Nullable StoredDocument stored, String sha256) {
         return stored != null && sha256.equals(stored.metadata().get(CONTENT_HASH_KEY))
                 && embedder.name().equals(stored.metadata().get(EMBEDDER_KEY))
-                && secretHandling().equals(stored.metadata().get(SECRETS_KEY));
+                && secretHandling().equals(stored.metadata().get(SECRETS_KEY))
+                && String.valueOf(READER_VERSION).equals(stored.metadata().get(READER_KEY));
     }
 
     /** @return what {@value #SECRETS_KEY} records for this ingestor */
@@ -587,6 +601,7 @@ public final class DocumentIngestor {
         metadata.put(CONTENT_HASH_KEY, sha256);
         metadata.put(EMBEDDER_KEY, embedder.name());
         metadata.put(SECRETS_KEY, secretHandling());
+        metadata.put(READER_KEY, String.valueOf(READER_VERSION));
         List<String> links = new ArrayList<>(parsed.links().size());
         parsed.links().forEach(l -> links.add(pathPrefix + l));
         return StoredDocument.builder()

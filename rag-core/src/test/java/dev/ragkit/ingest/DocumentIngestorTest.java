@@ -253,6 +253,23 @@ final class DocumentIngestorTest {
     }
 
     @Test
+    void unchanged_documentReadByAnOlderReader_isReadAgain() {
+        byte[] bytes = "# A\n\ntext\n".getBytes(StandardCharsets.UTF_8);
+        var stored = ingestor().ingest(DocumentSource.of("a.md", bytes)).document();
+        var metadata = new java.util.HashMap<>(stored.metadata());
+        metadata.remove(DocumentIngestor.READER_KEY);
+        var readByVersion1 = stored.toBuilder().metadata(metadata).build();
+        metadata.put(DocumentIngestor.READER_KEY, String.valueOf(DocumentIngestor.READER_VERSION - 1));
+        var readByTheLastVersion = stored.toBuilder().metadata(metadata).build();
+
+        assertThat(stored.metadata()).containsEntry(DocumentIngestor.READER_KEY,
+                String.valueOf(DocumentIngestor.READER_VERSION));
+        assertThat(ingestor().unchanged(stored, DocumentIngestor.sha256(bytes))).isTrue();
+        assertThat(ingestor().unchanged(readByVersion1, DocumentIngestor.sha256(bytes))).isFalse();
+        assertThat(ingestor().unchanged(readByTheLastVersion, DocumentIngestor.sha256(bytes))).isFalse();
+    }
+
+    @Test
     void prepare_parseErrorQuotingASecret_reportsItRedacted() {
         String token = SecretSamples.githubToken(new Random(4));
 
