@@ -9,7 +9,6 @@ import dev.ragkit.embedding.Embedder;
 import dev.ragkit.embedding.SimilarityScale;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import okhttp3.OkHttpClient;
 import org.jspecify.annotations.Nullable;
@@ -27,9 +26,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Without {@link Builder#httpClient(OkHttpClient) httpClient(..)} the embedder creates its own HTTP client;
  * {@link #close()} then releases its threads and connections. A client passed in stays the caller's to close.
  *
- * <p>Its {@linkplain #similarityScale() similarity scale} is stated for Ollama's {@code all-minilm} (all-MiniLM-L6-v2,
- * the weights RagKit also runs in process and calibrated on question-answering sets) and can be set on the builder
- * for any model; otherwise retrieval measures one ({@link SimilarityScale#estimate}).
+ * <p>It states no {@linkplain #similarityScale() similarity scale} unless one is set on the builder: retrieval
+ * measures one ({@link SimilarityScale#estimate}).
  *
  * <pre>{@code
  * Embedder embedder = CachingEmbedder.of(OllamaEmbedder.builder().model("nomic-embed-text").build());
@@ -44,13 +42,6 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
     private final @Nullable SimilarityScale scale;
     private volatile int dimension;
 
-    /**
-     * all-MiniLM-L6-v2's scale, as {@code InProcessEmbedderProvider} states it for the full-precision ONNX file of the
-     * same weights (Ollama serves them in 16-bit floats): the mean and spread of the cosine between questions and
-     * random passages of MLQA and Quoref.
-     */
-    static final SimilarityScale ALL_MINILM_L6 = new SimilarityScale(0.0640, 0.0933);
-
     private OllamaEmbedder(Builder b) {
         HttpSettings.Resolved settings = b.resolve();
         this.ownsClient = settings.ownsClient();
@@ -59,31 +50,7 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
         this.batchSize = b.batchSize;
         this.truncate = b.truncate;
         this.dimension = b.dimension;
-        this.scale = b.scaleSet ? b.scale : knownScale(model);
-    }
-
-    /**
-     * The scale RagKit knows for a model of Ollama's library: {@code all-minilm} with no tag, {@code latest} or a tag
-     * naming its 6-layer version ({@code 22m}, {@code l6-v2}, and their quantisations), under an optional
-     * {@code library/} or {@code registry.ollama.ai/library/} namespace. Any other model, {@code all-minilm:33m}
-     * (12 layers) among them, gets {@code null}: measured.
-     *
-     * @param model the model name as configured
-     * @return the known scale, or {@code null}
-     */
-    static @Nullable SimilarityScale knownScale(String model) {
-        String name = model.trim().toLowerCase(Locale.ROOT);
-        for (String namespace : List.of("registry.ollama.ai/library/", "library/")) {
-            if (name.startsWith(namespace)) {
-                name = name.substring(namespace.length());
-                break;
-            }
-        }
-        int colon = name.indexOf(':');
-        String tag = colon < 0 ? "latest" : name.substring(colon + 1);
-        String base = colon < 0 ? name : name.substring(0, colon);
-        boolean sixLayers = tag.equals("latest") || tag.startsWith("22m") || tag.startsWith("l6");
-        return base.equals("all-minilm") && sixLayers ? ALL_MINILM_L6 : null;
+        this.scale = b.scale;
     }
 
     /** @return the server's base URL */
@@ -166,10 +133,7 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
         return "ollama:" + model;
     }
 
-    /**
-     * @return the scale set on the builder, else the one RagKit knows for this model ({@code all-minilm}), else
-     *         {@code null}, and retrieval measures one
-     */
+    /** @return the scale set on the builder, or {@code null}: retrieval measures one */
     @Override
     public @Nullable SimilarityScale similarityScale() {
         return scale;
@@ -199,7 +163,6 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
         private int dimension;
         private boolean truncate;
         private @Nullable SimilarityScale scale;
-        private boolean scaleSet;
 
         private Builder() {
             super(OllamaHttp.EXAMPLE_URL, Duration.ofSeconds(5), Duration.ofMillis(250));
@@ -261,16 +224,17 @@ public final class OllamaEmbedder implements Embedder, AutoCloseable {
         }
 
         /**
-         * States the model's similarity scale instead of the one RagKit knows for it or measures on first use: for a
-         * model whose unrelated-text cosines you have measured on your own data, or {@code null} to have it measured
-         * even for a model RagKit knows.
+         * States the model's similarity scale ({@link SimilarityScale}: the mean and spread of its cosine between
+         * unrelated texts, as you measured them on your own data) instead of having retrieval measure one on RagKit's
+         * question and passage pairs on first use. For Ollama's {@code all-minilm}, the in-process model's scale
+         * ({@code 0.0640, 0.0933}) answered worse through Ollama's 120-token chunks than the measured one
+         * (docs/design-notes.md, twenty-fourth session).
          *
-         * @param scale the scale, or {@code null}
+         * @param scale the scale, or {@code null} (the default) to have it measured
          * @return this builder
          */
         public Builder similarityScale(@Nullable SimilarityScale scale) {
             this.scale = scale;
-            this.scaleSet = true;
             return this;
         }
 

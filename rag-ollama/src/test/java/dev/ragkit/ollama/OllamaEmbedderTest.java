@@ -193,30 +193,16 @@ final class OllamaEmbedderTest {
     // ---------------------------------------------------------------------------------------------------------
     // Similarity scale
 
-    @ParameterizedTest
-    @ValueSource(strings = {"all-minilm", "all-minilm:latest", "library/all-minilm:22m", "ALL-MINILM:L6-v2",
-            "registry.ollama.ai/library/all-minilm:22m-l6-v2-fp16"})
-    void similarityScale_ofOllamasSixLayerAllMinilm_isStatedWithoutMeasuring(String model) {
-        OllamaEmbedder embedder = builder().model(model).build();
-
-        assertThat(embedder.similarityScale()).isEqualTo(new SimilarityScale(0.0640, 0.0933));
-        assertThat(SimilarityScale.of(embedder)).isEqualTo(new SimilarityScale(0.0640, 0.0933));
-        assertThat(server.getRequestCount()).as("no texts embedded to measure a scale").isZero();
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"all-minilm:33m", "all-minilm:l12-v2", "nomic-embed-text", "someone/all-minilm",
-            "all-minilm-custom"})
-    void similarityScale_ofAnyOtherModel_isLeftToBeMeasured(String model) {
-        assertThat(builder().model(model).build().similarityScale()).isNull();
-    }
-
     @Test
-    void similarityScale_setOnTheBuilder_winsOverTheKnownOne_andNullAsksForAMeasurement() {
+    void similarityScale_isMeasuredUnlessSetOnTheBuilder_withoutEmbeddingAnythingWhenSet() {
         SimilarityScale own = new SimilarityScale(0.3, 0.05);
+        OllamaEmbedder stated = builder().model("nomic-embed-text").similarityScale(own).build();
 
-        assertThat(builder().model("nomic-embed-text").similarityScale(own).build().similarityScale()).isEqualTo(own);
+        assertThat(builder().build().similarityScale()).isNull();
         assertThat(builder().similarityScale(null).build().similarityScale()).isNull();
+        assertThat(stated.similarityScale()).isEqualTo(own);
+        assertThat(SimilarityScale.of(stated)).isEqualTo(own);
+        assertThat(server.getRequestCount()).as("no texts embedded to measure a scale").isZero();
     }
 
     // ---------------------------------------------------------------------------------------------------------
