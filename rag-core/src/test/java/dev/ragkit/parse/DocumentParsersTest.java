@@ -84,6 +84,15 @@ final class DocumentParsersTest {
     }
 
     @Test
+    void text_anEditorsModeLineOrAnUnderline_isNoTitle() {
+        // GNU Wget's README, as Debian ships it
+        assertThat(new TextDocumentParser().parse(source("wget/README", "                     -*- text -*-\n"
+                + "GNU Wget\n========\n")).title()).isEqualTo("GNU Wget");
+        assertThat(new TextDocumentParser().parse(source("a.txt", "vim: set tw=72:\n=====\nRelease notes\n"))
+                .title()).isEqualTo("Release notes");
+    }
+
+    @Test
     void text_longFirstLine_titleIsTheFileName() {
         assertThat(new TextDocumentParser().parse(source("logs/server.log", "x".repeat(300) + "\n")).title())
                 .isEqualTo("server");
