@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * HTML pages, on jsoup: the page's main text — {@code <main>} (or the one {@code <article>}) when the page has one,
- * else the body — without scripts, styles, navigation, headers and footers of the site, asides and hidden
+ * else the body — without scripts, styles, navigation, tables of contents, headers and footers of the site, asides and
+ * hidden
  * elements (the {@code hidden} attribute, {@code aria-hidden="true"}, {@code <template>}, and an inline
  * {@code style} with {@code display: none} or {@code visibility: hidden}; stylesheet rules are not evaluated).
  * {@code <h1>}..{@code <h6>} open sections, each block element ({@code p}, {@code div}, list items,
@@ -48,8 +49,14 @@ import org.jspecify.annotations.Nullable;
  * source's character limit. The {@link DocumentParser} with id {@code html}; stateless and thread-safe.
  */
 public final class HtmlDocumentParser implements DocumentParser {
+    /**
+     * Elements that are not the page's text: scripts and styles, the site's navigation, header and footer, asides, and
+     * a table of contents (DocBook's and Sphinx's {@code .toc} and {@code .toctree-wrapper}, AsciiDoc's {@code #toc},
+     * Pandoc's {@code #TOC}, {@code role="doc-toc"}), whose entries only repeat the headings.
+     */
     private static final String BOILERPLATE = "script, style, noscript, svg, iframe, object, nav, aside, "
-            + "footer, [role=navigation], [role=banner], [role=contentinfo]";
+            + "footer, [role=navigation], [role=banner], [role=contentinfo], .toc, #toc, #TOC, [role=doc-toc], "
+            + ".toctree-wrapper";
     /** Elements a reader never sees; {@code hidden="until-found"} is content the browser's find reveals. */
     private static final String HIDDEN = "template, [hidden]:not([hidden=until-found]), [aria-hidden=true]";
     /** An inline style that hides the element: {@code display: none}, {@code visibility: hidden|collapse}. */

@@ -60,6 +60,19 @@ class HtmlDocumentParserTest {
     }
 
     @Test
+    void aTableOfContents_isNoText() {
+        // DocBook's (Debian's ninja and bzip2 manuals), AsciiDoc's and Pandoc's tables of contents
+        String html = "<html><body><div class=\"toc\"><ul class=\"toc\"><li><a href=\"#_phony\">The phony rule</a>"
+                + "</li></ul></div><div id=\"toc\"><ul><li><a href=\"#_pools\">Pools</a></li></ul></div>"
+                + "<nav id=\"TOC\"><ul><li><a href=\"#_logs\">The log</a></li></ul></nav>"
+                + "<h2>The phony rule</h2><p>The special rule name phony creates aliases.</p></body></html>";
+        ParsedDocument doc = parser.parse(DocumentSource.of("manual.html", html.getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(doc.lines().stream().filter(l -> !l.isBlank())).containsExactly("The phony rule",
+                "The special rule name phony creates aliases.");
+    }
+
+    @Test
     void preformattedTextIsAFencedBlock_namedByItsLanguageClass_readAsCodeAfterTheSentenceIntroducingIt() {
         // as mdBook writes the Rust book: a sentence ending in a colon, then the command and its output in a <pre>
         String html = "<html><body><main><p>To check whether Rust is installed, enter this line:</p>"
