@@ -109,8 +109,9 @@ public final class DocumentIngestor {
     public static final String READER_KEY = "ragkit.reader";
     /**
      * The version {@value #READER_KEY} records; raised whenever a parser or the chunker RagKit ships changes the text,
-     * lines or sections it makes of some document. 2: HTML definition lists and tables of contents, a text file's title past a mode line
-     * (twenty-fourth session); documents without the key were read by version 1.
+     * lines or sections it makes of some document. 2: HTML definition lists and tables of contents, PDF running
+     * headers, a text file's title past a mode line (twenty-fourth session); documents without the key were read by
+     * version 1.
      */
     public static final int READER_VERSION = 2;
     /** The default number of chunk texts per {@link Embedder#embed} call. */

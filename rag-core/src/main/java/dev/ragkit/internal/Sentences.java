@@ -125,6 +125,12 @@ public final class Sentences {
      */
     private static final Pattern REFERENCE_LINK = Pattern.compile(
             "!?\\[((?:[^\\[\\]\\n]|\\[[^\\[\\]\\n]*])+)]\\[[^\\[\\]\\s]*]");
+    /**
+     * A line that names a term and says what it is: at most three words, a colon, then text ({@code source name: the
+     * name of the type}, {@code Returns: ASN1_SUCCESS if …}). Two such lines near each other are a list.
+     */
+    private static final Pattern TERM_LINE = Pattern.compile(
+            "\\s*[\\p{L}_][\\p{L}\\p{N}_.-]*(?: [\\p{L}\\p{N}_.-]+){0,2}:\\s+\\S");
     /** A documentation comment's block tag at the start of a line: {@code @param}, {@code @return}, {@code @throws}. */
     private static final Pattern BLOCK_TAG = Pattern.compile("@[a-z][a-zA-Z]+\\b");
     /** An inline tag of a documentation comment that reads as its content, up to the content. */
@@ -563,7 +569,31 @@ public final class Sentences {
                 kinds[i] = Kind.HEADER_ROW;
             }
         }
+        // lines naming a term and what it is, one after another ("definitions: pointer to the structure",
+        // "element: pointer to the structure created." — a function's parameters in a PDF): each starts an item
+        for (int i = 0; i < kinds.length; i++) {
+            if (kinds[i] == Kind.PROSE && TERM_LINE.matcher(line(passage, lines, i)).lookingAt()
+                    && (termNear(passage, lines, kinds, i, -1) || termNear(passage, lines, kinds, i, 1))) {
+                kinds[i] = Kind.ITEM;
+            }
+        }
         return kinds;
+    }
+
+    /**
+     * Whether another line naming a term ({@link #TERM_LINE}) stands within two lines before ({@code -1}) or after
+     * ({@code 1}) line {@code i}, with only running text between them.
+     */
+    private static boolean termNear(String passage, List<int[]> lines, Kind[] kinds, int i, int step) {
+        for (int j = i + step, n = 0; j >= 0 && j < kinds.length && n < 3; j += step, n++) {
+            if (kinds[j] != Kind.PROSE && kinds[j] != Kind.ITEM) {
+                return false;
+            }
+            if (TERM_LINE.matcher(line(passage, lines, j)).lookingAt()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -333,6 +333,20 @@ final class SentencesTest {
     }
 
     @Test
+    void of_linesNamingTermsOneAfterAnother_areItems_butALoneOneIsProse() {
+        // libtasn1's manual as PDFBox reads it: a function's parameters, one wrapped onto a second line
+        String pdf = "int asn1_create_element (asn1_node definitions, const char * source_name)\n"
+                + "definitions: pointer to the structure returned by \"parser asn1\" function\n"
+                + "source name: the name of the type of the new structure (must be inside p\nstructure).\n"
+                + "Returns: ASN1_SUCCESS if creation OK.\n\nNote: the element is\ncreated empty.";
+        assertThat(texts(pdf, null)).containsExactly(
+                "int asn1_create_element (asn1_node definitions, const char * source_name)",
+                "definitions: pointer to the structure returned by \"parser asn1\" function",
+                "source name: the name of the type of the new structure (must be inside p structure).",
+                "Returns: ASN1_SUCCESS if creation OK.", "Note: the element is created empty.");
+    }
+
+    @Test
     void of_codeCommentsAreNotGluedToCode() {
         String passage = "```java\n// Rotates the key every ninety days.\nkey.rotate(Duration.ofDays(90));\n```";
 

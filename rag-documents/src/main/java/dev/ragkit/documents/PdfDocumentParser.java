@@ -59,7 +59,10 @@ import org.jspecify.annotations.Nullable;
  * ({@link SkipReason#ENCRYPTED}). A PDF with no text on any page after OCR is skipped
  * ({@link SkipReason#NO_TEXT_LAYER}); pages without text in an otherwise textual PDF give no lines and are listed in
  * the metadata key {@value #PAGES_WITHOUT_TEXT}. The extracted text counts against the source's character limit page
- * by page. Up to 200 MiB per file. The {@link DocumentParser} with id {@code pdf}; immutable and thread-safe.
+ * by page. Up to 200 MiB per file. A page's running header or footer ({@link RunningLines}: a page number alone, a line
+ * that heads or ends many pages, such as {@code Chapter 4: Function reference 10}) reads as a blank line, so it is
+ * never glued to the page's first sentence and line numbers stay those of the page. The {@link DocumentParser} with
+ * id {@code pdf}; immutable and thread-safe.
  */
 public final class PdfDocumentParser implements DocumentParser {
     /** The metadata key listing the pages that have no text layer (comma-separated). */
@@ -256,6 +259,9 @@ public final class PdfDocumentParser implements DocumentParser {
                 sections.add(pageSection);
             }
         }
+        PDDocumentInformation info = pdf.getDocumentInformation();
+        String title = title(info, lines, source.path());         // a running header is often the title
+        RunningLines.blank(lines, pages);
         if (lines.isEmpty()) {
             throw new DocumentSkippedException(source.path(), SkipReason.NO_TEXT_LAYER, pageCount == 0
                     ? "the PDF has no pages" : "none of its " + pageCount + " pages has text to extract (a scan?); "
@@ -272,12 +278,11 @@ public final class PdfDocumentParser implements DocumentParser {
             metadata.put(OCR_PAGES, join(recognised));
             metadata.put("ocr_language", ocr.language());
         }
-        PDDocumentInformation info = pdf.getDocumentInformation();
         if (info.getAuthor() != null && !info.getAuthor().isBlank()) {
             metadata.put("author", info.getAuthor().strip());
         }
-        ParsedDocument.Builder builder = ParsedDocument.builder(source.path()).title(title(info, lines,
-                source.path())).docType("pdf").metadata(metadata).lines(lines).pages(pages).sections(sections);
+        ParsedDocument.Builder builder = ParsedDocument.builder(source.path()).title(title).docType("pdf")
+                .metadata(metadata).lines(lines).pages(pages).sections(sections);
         if (!recognised.isEmpty()) {
             builder.warning(pagesNamed(recognised) + " read by OCR (tesseract, language " + ocr.language()
                     + "): the text is recognised, not extracted, and may hold errors");
