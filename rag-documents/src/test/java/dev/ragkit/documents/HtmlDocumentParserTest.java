@@ -6,6 +6,7 @@ import dev.ragkit.internal.Sentences;
 import dev.ragkit.parse.DocumentSource;
 import dev.ragkit.parse.ParsedDocument;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class HtmlDocumentParserTest {
@@ -44,6 +45,12 @@ class HtmlDocumentParserTest {
         assertThat(section(doc, "Tickets are answered")).isEqualTo("Support Handbook");
     }
 
+    /** The lines of a page that say something. */
+    private List<String> textLines(String html) {
+        return parser.parse(DocumentSource.of("page.html", html.getBytes(StandardCharsets.UTF_8))).lines().stream()
+                .filter(l -> !l.isBlank()).toList();
+    }
+
     @Test
     void aDefinitionListsTermLeadsItsDefinition_andAListItemsMarkerItsParagraph() {
         // Debian's users-and-groups.html (DocBook): each group a term, its use the definition, in paragraphs
@@ -51,9 +58,8 @@ class HtmlDocumentParserTest {
                 + " (<tt>/usr/local</tt>) without needing root privileges.</p><p>Compare with group adm.</p></dd>"
                 + "<dt>Parameters:</dt><dd><code>count</code> - how many</dd><dt>orphan</dt></dl>"
                 + "<ul><li><p>Rotate the keys.</p></li><li></li><li>Renew the lease.</li></ul></body></html>";
-        ParsedDocument doc = parser.parse(DocumentSource.of("groups.html", html.getBytes(StandardCharsets.UTF_8)));
 
-        assertThat(doc.lines().stream().filter(l -> !l.isBlank())).containsExactly(
+        assertThat(textLines(html)).containsExactly(
                 "staff: Allows users to add local modifications to the system (/usr/local) without needing root"
                         + " privileges.", "Compare with group adm.", "Parameters: count - how many", "orphan",
                 "- Rotate the keys.", "- Renew the lease.");
@@ -66,9 +72,8 @@ class HtmlDocumentParserTest {
                 + "</li></ul></div><div id=\"toc\"><ul><li><a href=\"#_pools\">Pools</a></li></ul></div>"
                 + "<nav id=\"TOC\"><ul><li><a href=\"#_logs\">The log</a></li></ul></nav>"
                 + "<h2>The phony rule</h2><p>The special rule name phony creates aliases.</p></body></html>";
-        ParsedDocument doc = parser.parse(DocumentSource.of("manual.html", html.getBytes(StandardCharsets.UTF_8)));
 
-        assertThat(doc.lines().stream().filter(l -> !l.isBlank())).containsExactly("The phony rule",
+        assertThat(textLines(html)).containsExactly("The phony rule",
                 "The special rule name phony creates aliases.");
     }
 
