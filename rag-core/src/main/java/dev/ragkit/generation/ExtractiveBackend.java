@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -357,7 +358,8 @@ public final class ExtractiveBackend implements LlmBackend {
                 Sentences.Sentence s = sentences.get(i);
                 // without the question's words, only in running text: rows and a slide's paragraphs stand alone,
                 // and look alike to a model ("South | 950" and "North | 1200")
-                String text = display(s.text());
+                String paired = s.header() == null ? null : paired(s.header().text(), s.text());
+                String text = paired != null ? paired : display(s.text());
                 if (!s.heading() && (worth[i] > 0 || embedder != null && !standsAlone(s, b))
                         && !holds(s.text(), echo) && !goesOnFromEcho(passage, sentences, i, b, echo)
                         && !LINK_ALONE.matcher(text).matches()) {
@@ -435,7 +437,9 @@ public final class ExtractiveBackend implements LlmBackend {
         Sentences.Sentence s = sentences.get(i);
         Sentences.Sentence header = s.header();
         if (header != null) {
-            return new Beside(display(header.text()), passage.sourceIds(header.start(), header.end()));
+            // a row whose cells are quoted with their column's names needs no header row before it
+            return paired(header.text(), s.text()) != null ? null
+                    : new Beside(display(header.text()), passage.sourceIds(header.start(), header.end()));
         }
         if (i == 0 || standsAlone(s, block) || !REFERS_BACK.matcher(s.text()).lookingAt()) {
             return null;
@@ -733,6 +737,35 @@ public final class ExtractiveBackend implements LlmBackend {
     }
 
     /** A sentence as quoted: on one line, without a list marker. */
+    /**
+     * A table row as a sheet's rows read, each cell after its column's name: {@code option: read timeout | default:
+     * 30 s | setting: `timeout-seconds`} for the row {@code | read timeout | 30 s | `timeout-seconds` |} under the
+     * header {@code | option | default | setting |} (an empty cell left out, a nameless column's cell alone); {@code
+     * null} when the row and its header do not have as many cells.
+     */
+    static @Nullable String paired(String header, String row) {
+        List<String> names = cells(header);
+        List<String> values = cells(row);
+        if (names.size() != values.size() || names.size() < 2) {
+            return null;
+        }
+        StringJoiner out = new StringJoiner(" | ");
+        for (int i = 0; i < names.size(); i++) {
+            if (!values.get(i).isEmpty()) {
+                out.add(names.get(i).isEmpty() ? values.get(i) : names.get(i) + ": " + values.get(i));
+            }
+        }
+        return out.toString();
+    }
+
+    /** A table row's cells, trimmed, without the pipes at its edges. */
+    private static List<String> cells(String row) {
+        String t = SPACE.matcher(row).replaceAll(" ").strip();
+        t = t.startsWith("|") ? t.substring(1) : t;
+        t = t.endsWith("|") ? t.substring(0, t.length() - 1) : t;
+        return Arrays.stream(t.split("\\|", -1)).map(String::strip).toList();
+    }
+
     private static String display(String sentence) {
         return LIST_MARKER.matcher(SPACE.matcher(sentence).replaceAll(" ").strip()).replaceFirst("");
     }
