@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  * extension whose bytes are text): lines unchanged, never read as markdown (a {@code # comment} line is text, not a
  * heading), no sections, no links. The title is the first line that says something when it is short (at most 100
  * characters), else the file name: an editor's mode line ({@code -*- text -*-}, {@code vim: set tw=72:}) or a line of
- * punctuation only (a title's {@code ====} underline, a rule) is passed over. The {@link DocumentParser} with id {@code text}. Stateless and thread-safe.
+ * punctuation only (a title's {@code ====} underline, a rule) is passed over. The {@link DocumentParser} with id
+ * {@code text}. Stateless and thread-safe.
  */
 public final class TextDocumentParser implements DocumentParser {
     private static final int MAX_TITLE = 100;

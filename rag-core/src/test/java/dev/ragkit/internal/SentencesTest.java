@@ -54,7 +54,8 @@ final class SentencesTest {
     @Test
     void of_htmlComments_renderAsNothing_alsoWhenAChunkStartsInsideOne() {
         // Node's API reference: each function's history as YAML in an HTML comment under its heading
-        String passage = "### `subprocess.kill([signal])`\n\n<!-- YAML\nadded: v0.1.90\nchanges:\n  - version: v15.4.0\n"
+        String passage = "### `subprocess.kill([signal])`\n\n<!-- YAML\nadded: v0.1.90\nchanges:\n"
+                + "  - version: v15.4.0\n"
                 + "    description: add support for `signal` option.\n-->\n\nSends a signal to the child.\n"
                 + "<!-- lint disable -->\nIt returns true.\n\n```mermaid\nA --> B\n```";
         assertThat(texts(passage, null)).containsExactly("Sends a signal to the child.", "It returns true.",
@@ -143,7 +144,8 @@ final class SentencesTest {
                         + "Map<Embedder, SimilarityScale>.",
                 "Retrieval shares it with the\nembedder; a stated scale wins and <p> stays.",
                 "@param embedder the embedder", "@return its scale, from SimilarityScale#estimate(Embedder)",
-                "@throws RagException when the embedder fails", "public static SimilarityScale of(Embedder embedder) {");
+                "@throws RagException when the embedder fails",
+                "public static SimilarityScale of(Embedder embedder) {");
         // the empty comment line ends the paragraph: the next sentence starts on its own line, after a gap
         assertThat(new int[] {sentences.get(0).lastLine(), sentences.get(1).firstLine()}).containsExactly(2, 4);
         // the sentence's place in the file is still that of the written text
@@ -327,9 +329,11 @@ final class SentencesTest {
                 .containsExactly("The filter applies to:", "- vector search", "- keyword search", "1. deletes");
         // items marked "*", nested, their lines going on indented (Node's API reference); "**" opens bold text
         assertThat(texts("* `options` {Object}\n  * `signal` {AbortSignal} allows destroying the stream if the"
-                + " signal is\n    aborted.\n* Returns: {Duplex} a stream.\n**Stability:** stable and\nsupported.", null))
+                + " signal is\n    aborted.\n* Returns: {Duplex} a stream.\n**Stability:** stable and\nsupported.",
+                null))
                 .containsExactly("* `options` {Object}", "* `signal` {AbortSignal} allows destroying the stream if the"
-                        + " signal is aborted.", "* Returns: {Duplex} a stream.", "**Stability:** stable and supported.");
+                        + " signal is aborted.", "* Returns: {Duplex} a stream.",
+                        "**Stability:** stable and supported.");
     }
 
     @Test

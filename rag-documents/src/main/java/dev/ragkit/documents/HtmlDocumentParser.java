@@ -28,9 +28,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * HTML pages, on jsoup: the page's main text — {@code <main>} (or the one {@code <article>}) when the page has one,
- * else the body — without scripts, styles, navigation, tables of contents, headers and footers of the site, asides and
- * hidden
- * elements (the {@code hidden} attribute, {@code aria-hidden="true"}, {@code <template>}, and an inline
+ * else the body — without scripts, styles, navigation, tables of contents, headers and footers of the site, asides
+ * and hidden elements (the {@code hidden} attribute, {@code aria-hidden="true"}, {@code <template>}, and an inline
  * {@code style} with {@code display: none} or {@code visibility: hidden}; stylesheet rules are not evaluated).
  * {@code <h1>}..{@code <h6>} open sections, each block element ({@code p}, {@code div}, list items,
  * table rows, {@code pre}, …) becomes its own line or lines, list items start with {@code - }, table rows join

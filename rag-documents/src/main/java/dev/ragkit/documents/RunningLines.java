@@ -33,10 +33,26 @@ final class RunningLines {
         Map<String, Integer> lasts = new HashMap<>();
         boolean[] first = new boolean[lines.size()];
         boolean[] last = new boolean[lines.size()];
+        for (int start = 0, end; start < lines.size(); start = end) {
+            end = start;
+            while (end < lines.size() && pages.get(end).equals(pages.get(start))) {
+                end++;                                     // [start, end) is one page
+            }
+            int top = start;
+            while (top < end && lines.get(top).isBlank()) {
+                top++;
+            }
+            int bottom = end - 1;
+            while (bottom > top && lines.get(bottom).isBlank()) {
+                bottom--;
+            }
+            if (top < end) {
+                first[top] = true;
+                last[bottom] = true;
+            }
+        }
         int pageCount = 0;
         for (int i = 0; i < lines.size(); i++) {
-            first[i] = edge(lines, pages, i, -1);
-            last[i] = edge(lines, pages, i, 1);
             if (first[i]) {
                 firsts.merge(key(lines.get(i)), 1, Integer::sum);
                 pageCount++;
@@ -50,25 +66,15 @@ final class RunningLines {
         }
         int needed = Math.max(MIN_PAGES, (pageCount + 4) / 5);
         for (int i = 0; i < lines.size(); i++) {
+            if (!first[i] && !last[i]) {
+                continue;
+            }
             String key = key(lines.get(i));
-            if ((first[i] || last[i]) && PAGE_NUMBER.matcher(lines.get(i).strip()).matches()
+            if (PAGE_NUMBER.matcher(lines.get(i).strip()).matches()
                     || first[i] && firsts.get(key) >= needed || last[i] && lasts.get(key) >= needed) {
                 lines.set(i, "");
             }
         }
-    }
-
-    /** Whether line {@code i} says something and none before it ({@code -1}) or after it ({@code 1}) on its page does. */
-    private static boolean edge(List<String> lines, List<Integer> pages, int i, int step) {
-        if (lines.get(i).isBlank()) {
-            return false;
-        }
-        for (int j = i + step; j >= 0 && j < lines.size() && pages.get(j).equals(pages.get(i)); j += step) {
-            if (!lines.get(j).isBlank()) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** The line with its numbers set aside, as it repeats from page to page. */
