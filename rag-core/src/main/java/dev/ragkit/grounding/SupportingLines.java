@@ -2,6 +2,7 @@ package dev.ragkit.grounding;
 
 import dev.ragkit.internal.PageKind;
 import dev.ragkit.internal.QueryTerms;
+import dev.ragkit.internal.Markup;
 import dev.ragkit.internal.Sentences;
 import dev.ragkit.prompt.ContextBlock;
 import java.util.Set;
@@ -92,13 +93,12 @@ final class SupportingLines {
 
     /**
      * Where the claim stands in the text, white space aside: {@code {start, end}} offsets, or null. The claim is looked
-     * for as written, then both read with their markup as text ({@link Sentences#rendered(String,
-     * Sentences.Layout)}: a quote of a documentation comment reads {@code x} where the line says {@code {@code x}}),
+     * for as written, then both read with their markup as text ({@link Markup#rendered}: a quote of a documentation comment reads {@code x} where the line says {@code {@code x}}),
      * then as running over the block's edge.
      */
     private static int @Nullable [] quote(String claim, String text, Sentences.Layout layout) {
         String written = claim.replaceAll("\\s+", " ");
-        String wanted = Sentences.rendered(claim, layout).replaceAll("\\s+", " ");
+        String wanted = Markup.rendered(claim, layout).replaceAll("\\s+", " ");
         if (wanted.length() < SHORTEST_QUOTE) {
             return null;
         }
@@ -125,7 +125,7 @@ final class SupportingLines {
             return new int[] {origin[at], origin[at + written.length() - 1] + 1};
         }
         // markup read as text, as quotes are written ([`fs.readFile()`][] reads `fs.readFile()`, {@code x} reads x)
-        boolean[] syntax = Sentences.markup(flat.toString(), layout);
+        boolean[] syntax = Markup.of(flat.toString(), layout);
         int kept = 0;
         for (int i = 0; i < flat.length(); i++) {
             if (!syntax[i]) {

@@ -119,13 +119,6 @@ public final class Sentences {
      */
     private static final Pattern DOT_LEADER = Pattern.compile(".*?(?:\\s?\\.){4,}\\s*(?:\\d{1,4}|[ivxlc]{1,6})");
     /**
-     * A reference-style link: {@code [text][label]} or {@code [text][]} (an image's {@code ![alt][label]}), its text
-     * (group 1) holding a letter, so reference marks ({@code [1][2]}) are none; one level of brackets may stand in
-     * its text ({@code [`v[0]`][]}).
-     */
-    private static final Pattern REFERENCE_LINK = Pattern.compile(
-            "!?\\[((?:[^\\[\\]\\n]|\\[[^\\[\\]\\n]*])+)]\\[[^\\[\\]\\s]*]");
-    /**
      * A line that names a term and says what it is: at most three words, a colon, then text ({@code source name: the
      * name of the type}, {@code Returns: ASN1_SUCCESS if …}). Two such lines near each other are a list.
      */
@@ -133,12 +126,6 @@ public final class Sentences {
             "\\s*[\\p{L}_][\\p{L}\\p{N}_.-]*(?: [\\p{L}\\p{N}_.-]+){0,2}:\\s+\\S");
     /** A documentation comment's block tag at the start of a line: {@code @param}, {@code @return}, {@code @throws}. */
     private static final Pattern BLOCK_TAG = Pattern.compile("@[a-z][a-zA-Z]+\\b");
-    /** An inline tag of a documentation comment that reads as its content, up to the content. */
-    private static final Pattern INLINE_TAG = Pattern.compile("\\{@(code|literal|link|linkplain|value)\\s+");
-    /** An HTML tag of a documentation comment that reads as nothing. */
-    private static final Pattern HTML_TAG = Pattern.compile(
-            "</?(?:p|em|strong|b|i|u|code|tt|var|ul|ol|li|br|pre|h[1-6]|blockquote|dl|dt|dd|sup|sub|a|table|tr|td|th)"
-                    + "(?:\\s[^<>]*)?/?>", Pattern.CASE_INSENSITIVE);
     /** A section's number of two levels or more before its title, as PDFs print them: {@code 2.14. }, {@code 2.4 }. */
     private static final Pattern SECTION_NUMBER = Pattern.compile("^\\d{1,2}(?:\\.\\d{1,2})+\\.?\\s+(?=\\p{Lu})");
     private static final Pattern HEADING_TEXT = Pattern.compile("[\\p{Lu}\\p{N}][\\p{L}\\p{N} '&()-]*");
@@ -895,165 +882,17 @@ public final class Sentences {
                 || Character.isLowerCase(following) && INNER_CRY.matcher(tail).find();
     }
 
-    /**
-     * The text with the markup of its layout read as text: in {@link Layout#TEXT} and {@link Layout#LINES},
-     * reference links, as markdown renders them: {@code [`fs.readFile()`][]} and {@code [the scopes chapter][scopes]}
-     * read {@code `fs.readFile()`} and {@code the scopes chapter} (the definitions they point at are not quoted, so in
-     * an answer the brackets would stay; inline links, {@code [text](url)}, stay links); in {@link Layout#C_LIKE}
-     * code, the inline tags and HTML of documentation comments (Javadoc, JSDoc): {@code {@code x}} and {@code
-     * {@literal x}} read {@code x}, {@code {@link Foo#bar()}} reads {@code Foo#bar()}, {@code {@link #bar}} reads
-     * {@code bar} and {@code {@link Foo the foo}} its label, and tags such as {@code <p>}, {@code <em>}, {@code <li>}
-     * read as nothing (not inside {@code {@code …}}); other layouts have none.
-     *
-     * @param text   a text of a document written in {@code layout}
-     * @param layout how the document is written
-     * @return the text as it reads
-     */
-    public static String rendered(String text, Layout layout) {
-        boolean[] drop = markup(text, layout);
-        StringBuilder out = new StringBuilder(text.length());
-        for (int i = 0; i < text.length(); i++) {
-            if (!drop[i]) {
-                out.append(text.charAt(i));
-            }
-        }
-        return out.toString();
-    }
-
-    /**
-     * @param text   a text of a document written in {@code layout}
-     * @param layout how the document is written
-     * @return for each of its characters, whether it is markup that reads as nothing ({@link #rendered(String,
-     *         Layout)})
-     */
-    public static boolean[] markup(String text, Layout layout) {
-        if (!layout.code()) {
-            return linkSyntax(text);
-        }
-        boolean[] drop = new boolean[text.length()];
-        if (layout != Layout.C_LIKE || text.indexOf('{') < 0 && text.indexOf('<') < 0) {
-            return drop;
-        }
-        boolean[] literal = new boolean[text.length()];
-        Matcher tag = INLINE_TAG.matcher(text);
-        int from = 0;
-        while (tag.find(from)) {
-            int close = closingBrace(text, tag.end());
-            if (close < 0) {
-                break;                                      // not closed in this text: left as written
-            }
-            for (int i = tag.start(); i < tag.end(); i++) {
-                drop[i] = true;                             // "{@code " and its white space
-            }
-            if (tag.group(1).startsWith("link") || tag.group(1).equals("value")) {
-                int label = labelOf(text, tag.end(), close);
-                for (int i = tag.end(); i < label; i++) {
-                    drop[i] = true;                         // "{@link Foo#bar(int, int) the bar}" reads "the bar"
-                }
-                if (label == tag.end() && text.charAt(label) == '#') {
-                    drop[label] = true;                     // "{@link #estimate}" reads "estimate"
-                }
-            } else {
-                for (int i = tag.end(); i < close; i++) {
-                    literal[i] = true;                      // "{@code <p>}" reads "<p>"
-                }
-            }
-            drop[close] = true;
-            from = close + 1;
-        }
-        Matcher html = HTML_TAG.matcher(text);
-        while (html.find()) {
-            if (!literal[html.start()]) {
-                for (int i = html.start(); i < html.end(); i++) {
-                    drop[i] = true;
-                }
-            }
-        }
-        return drop;
-    }
-
-    /**
-     * Where the label of a link's inline tag starts, its reference running from {@code from} to the first white space
-     * outside parentheses; {@code from} when it has none.
-     */
-    private static int labelOf(String text, int from, int close) {
-        int depth = 0;
-        for (int i = from; i < close; i++) {
-            char c = text.charAt(i);
-            depth += c == '(' ? 1 : c == ')' ? -1 : 0;
-            if (depth == 0 && Character.isWhitespace(c)) {
-                int label = i;
-                while (label < close && Character.isWhitespace(text.charAt(label))) {
-                    label++;
-                }
-                return label < close ? label : from;
-            }
-        }
-        return from;
-    }
-
-    /** Where the brace closing an inline tag whose content starts at {@code from} stands (nested pairs skipped). */
-    private static int closingBrace(String text, int from) {
-        int depth = 0;
-        for (int i = from; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '{') {
-                depth++;
-            } else if (c == '}' && depth-- == 0) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /** Adds a sentence of running text ({@link #add}), its markup read as text ({@link #rendered(String, Layout)}). */
+    /** Adds a sentence of running text ({@link #add}), its markup read as text ({@link Markup#rendered}). */
     private static void addProse(List<Sentence> out, String passage, List<int[]> lines, int[][] shown, int from,
             int to, Layout layout) {
         Sentence s = add(out, passage, lines, shown, from, to, false, false, false, null);
-        String text = s == null ? null : rendered(s.text(), layout);
+        String text = s == null ? null : Markup.rendered(s.text(), layout);
         if (s != null && !text.equals(s.text())) {
             out.set(out.size() - 1, new Sentence(text, s.start(), s.end(), s.firstLine(), s.lastLine(), false, false,
                     false, null));
         }
     }
 
-    /**
-     * @param text a text
-     * @return for each of its characters, whether it is a reference link's syntax ({@link #rendered(String,
-     *         Layout)}): its brackets and the label after its text
-     */
-    private static boolean[] linkSyntax(String text) {
-        boolean[] drop = new boolean[text.length()];
-        if (text.indexOf("][") < 0) {
-            return drop;
-        }
-        Matcher m = REFERENCE_LINK.matcher(text);
-        int from = 0;
-        while (m.find(from)) {
-            if (insideCodeSpan(text, m.start()) || m.group(1).codePoints().noneMatch(Character::isLetter)) {
-                from = m.start() + 1;
-                continue;
-            }
-            drop[m.start()] = true;                                          // "[" (or "![" of an image)
-            if (text.charAt(m.start()) == '!') {
-                drop[m.start() + 1] = true;
-            }
-            for (int i = m.end(1); i < m.end(); i++) {
-                drop[i] = true;                                              // "][label]"
-            }
-            from = m.end();
-        }
-        return drop;
-    }
-
-    /** Whether an odd number of backticks stands before the place on its text: it is inside a code span. */
-    private static boolean insideCodeSpan(String text, int at) {
-        int ticks = 0;
-        for (int i = text.lastIndexOf('\n', at - 1) + 1; i < at; i++) {
-            ticks += text.charAt(i) == '`' ? 1 : 0;
-        }
-        return ticks % 2 == 1;
-    }
 
     /**
      * Adds the characters [from, to) as a sentence: its text as it reads ({@code shown}), its place from the first
