@@ -736,14 +736,13 @@ public final class ExtractiveBackend implements LlmBackend {
         return file == null ? "\"" + title + "\"" : "\"" + title + "\" (" + file + ")";
     }
 
-    /** A sentence as quoted: on one line, without a list marker. */
     /**
      * A table row as a sheet's rows read, each cell after its column's name: {@code option: read timeout | default:
      * 30 s | setting: `timeout-seconds`} for the row {@code | read timeout | 30 s | `timeout-seconds` |} under the
      * header {@code | option | default | setting |} (an empty cell left out, a nameless column's cell alone); {@code
      * null} when the row and its header do not have as many cells.
      */
-    static @Nullable String paired(String header, String row) {
+    private static @Nullable String paired(String header, String row) {
         List<String> names = cells(header);
         List<String> values = cells(row);
         if (names.size() != values.size() || names.size() < 2) {
@@ -766,6 +765,7 @@ public final class ExtractiveBackend implements LlmBackend {
         return Arrays.stream(t.split("\\|", -1)).map(String::strip).toList();
     }
 
+    /** A sentence as quoted: on one line, without a list marker. */
     private static String display(String sentence) {
         return LIST_MARKER.matcher(SPACE.matcher(sentence).replaceAll(" ").strip()).replaceFirst("");
     }

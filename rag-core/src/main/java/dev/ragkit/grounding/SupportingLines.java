@@ -1,8 +1,8 @@
 package dev.ragkit.grounding;
 
+import dev.ragkit.internal.Markup;
 import dev.ragkit.internal.PageKind;
 import dev.ragkit.internal.QueryTerms;
-import dev.ragkit.internal.Markup;
 import dev.ragkit.internal.Sentences;
 import dev.ragkit.prompt.ContextBlock;
 import java.util.Set;
@@ -93,8 +93,8 @@ final class SupportingLines {
 
     /**
      * Where the claim stands in the text, white space aside: {@code {start, end}} offsets, or null. The claim is looked
-     * for as written, then both read with their markup as text ({@link Markup#rendered}: a quote of a documentation comment reads {@code x} where the line says {@code {@code x}}),
-     * then as running over the block's edge.
+     * for as written, then both read with their markup as text ({@link Markup#rendered}: a quote of a documentation
+     * comment reads {@code x} where the line says {@code {@code x}}), then as running over the block's edge.
      */
     private static int @Nullable [] quote(String claim, String text, Sentences.Layout layout) {
         String written = claim.replaceAll("\\s+", " ");

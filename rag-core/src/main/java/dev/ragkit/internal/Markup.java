@@ -31,10 +31,10 @@ public final class Markup {
      * Sentences.Layout#LINES}, reference links, as markdown renders them: {@code [`fs.readFile()`][]} and {@code [the
      * scopes chapter][scopes]} read {@code `fs.readFile()`} and {@code the scopes chapter} (the definitions they point
      * at are not quoted, so in an answer the brackets would stay; inline links, {@code [text](url)}, stay links); in
-     * {@link Sentences.Layout#C_LIKE} code, the inline tags and HTML of documentation comments (Javadoc, JSDoc): {@code {@code x}} and {@code
-     * {@literal x}} read {@code x}, {@code {@link Foo#bar()}} reads {@code Foo#bar()}, {@code {@link #bar}} reads
-     * {@code bar} and {@code {@link Foo the foo}} its label, and tags such as {@code <p>}, {@code <em>}, {@code <li>}
-     * read as nothing (not inside {@code {@code …}}); other layouts have none.
+     * {@link Sentences.Layout#C_LIKE} code, the inline tags and HTML of documentation comments (Javadoc, JSDoc):
+     * {@code {@code x}} and {@code {@literal x}} read {@code x}, {@code {@link Foo#bar()}} reads {@code Foo#bar()},
+     * {@code {@link #bar}} reads {@code bar} and {@code {@link Foo the foo}} its label, and tags such as {@code <p>},
+     * {@code <em>}, {@code <li>} read as nothing (not inside {@code {@code …}}); other layouts have none.
      *
      * @param text   a text of a document written in {@code layout}
      * @param layout how the document is written
