@@ -41,6 +41,9 @@ public final class Markup {
      * @return the text as it reads
      */
     public static String rendered(String text, Sentences.Layout layout) {
+        if (!mayHold(text, layout)) {
+            return text;                        // most sentences: no mask, no copy (every retrieved chunk's sentences)
+        }
         boolean[] drop = of(text, layout);
         StringBuilder out = new StringBuilder(text.length());
         for (int i = 0; i < text.length(); i++) {
@@ -57,13 +60,13 @@ public final class Markup {
      * @return for each of its characters, whether it is markup that reads as nothing ({@link #rendered})
      */
     public static boolean[] of(String text, Sentences.Layout layout) {
+        if (!mayHold(text, layout)) {
+            return new boolean[text.length()];
+        }
         if (!layout.code()) {
             return linkSyntax(text);
         }
         boolean[] drop = new boolean[text.length()];
-        if (layout != Sentences.Layout.C_LIKE || text.indexOf('{') < 0 && text.indexOf('<') < 0) {
-            return drop;
-        }
         boolean[] literal = new boolean[text.length()];
         Matcher tag = INLINE_TAG.matcher(text);
         int from = 0;
@@ -100,6 +103,15 @@ public final class Markup {
             }
         }
         return drop;
+    }
+
+    /**
+     * Whether the text can hold markup of its layout at all: a reference link's {@code ][} in text, a {@code {} or
+     * {@code <} in C-like code; other code holds none.
+     */
+    private static boolean mayHold(String text, Sentences.Layout layout) {
+        return !layout.code() ? text.contains("][")
+                : layout == Sentences.Layout.C_LIKE && (text.indexOf('{') >= 0 || text.indexOf('<') >= 0);
     }
 
     /**
@@ -143,9 +155,6 @@ public final class Markup {
      */
     private static boolean[] linkSyntax(String text) {
         boolean[] drop = new boolean[text.length()];
-        if (text.indexOf("][") < 0) {
-            return drop;
-        }
         Matcher m = REFERENCE_LINK.matcher(text);
         int from = 0;
         while (m.find(from)) {
