@@ -53,7 +53,7 @@ final class SecretScanner {
      * The detector's version, recorded with every document indexed with redaction; raised when the rules change so
      * that re-indexing redacts unchanged files with the new rules.
      */
-    static final int VERSION = 4;
+    static final int VERSION = 5;
 
     private static final String B62 = "[A-Za-z0-9]";
     private static final Pattern KEY_BEGIN = Pattern.compile("-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----");
@@ -436,7 +436,8 @@ final class SecretScanner {
                     || !quoted && sentenceGoesOn(line, m, bare, next);
             // a variable ending a statement ("this.contextTokens = tokens;") is code, though "tokens" alone is a word;
             // in a program's statement any name is
-            boolean variable = !quoted && (statement ? IDENTIFIER : VARIABLE_STATEMENT).matcher(value).matches();
+            boolean variable = !quoted && (statement ? IDENTIFIER : VARIABLE_STATEMENT).matcher(value).matches()
+                    || !quoted && literalsField(line, m, value, bare);
             if (!prose && !variable && !trivial(bare, quoted && !code)) {
                 spans.add(new Span(start, end, kind));
                 from = Math.max(from, end);
@@ -456,6 +457,17 @@ final class SecretScanner {
                 && line.substring(m.end("key"), m.start("val")).indexOf(':') >= 0
                 && WORD_BEFORE.matcher(line.substring(Math.max(0, m.start() - 40), m.start())).find()
                 && PROSE_WORD.matcher(value).matches();
+    }
+
+    /**
+     * Whether an unquoted assignment is a field of a literal in code: indented, its value one capitalised word ended
+     * by a comma ({@code     struct_token: Struct,} in a debug dump, {@code  kind: Token,} in a struct literal). Such
+     * a word is a type, a variant or a variable; a password stands unquoted only in configuration, where no comma
+     * ends it ({@code   password: Swordfish}).
+     */
+    private static boolean literalsField(String line, Matcher m, String value, String bare) {
+        return value.endsWith(",") && value.length() == bare.length() + 1 && PROSE_WORD.matcher(bare).matches()
+                && line.substring(0, m.start("key")).isBlank() && m.start("key") > 0;
     }
 
     /**

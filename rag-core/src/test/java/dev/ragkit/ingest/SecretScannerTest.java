@@ -172,7 +172,9 @@ final class SecretScannerTest {
                 // where the next line does not go on with the sentence
                 "the wiki's admin password: Swordfish7",
                 "The admin password: Swordfish",
-                "Password: Swordfish");
+                "Password: Swordfish",
+                "  password: Swordfish",
+                "password: Swordfish,");
         List<String> references = List.of(
                 "password = getPassword();",
                 "String password = request.getParameter(\"password\");",
@@ -199,7 +201,10 @@ final class SecretScannerTest {
                 "static final String SECRETS_KEY = \"ragkit.secrets\";",
                 "this.contextTokens = tokens;",
                 // the last word of a string literal is no name: "bearer tokens" : "loopback only"
-                "log(settings.requiresToken() ? \"bearer tokens\" : \"loopback only\", url);");
+                "log(settings.requiresToken() ? \"bearer tokens\" : \"loopback only\", url);",
+                // a field of a literal in code (a Rust debug dump): its capitalised value is a type or a variant
+                "            struct_token: Struct,",
+                "    access_token: Opaque,");
 
         SecretScanner.Scan literal = SecretScanner.scan(redacted);
         SecretScanner.Scan code = SecretScanner.scan(references);
