@@ -140,6 +140,12 @@ final class SecretScanner {
             + "|^(?:null|none|nil|undefined|true|false|yes|no|on|off|empty|blank|required|optional|string|str|text"
             + "|secret|secrets|password|passwd|pass|pwd|token|user|username|changeme|change[_-]?me|sample|dummy"
             + "|placeholder|redacted|hidden|masked|todo|tbd|unset|default|environment)$");
+    /**
+     * A value of several words that says what it stands for ({@code 'Password used to generate key'}, in Node's
+     * crypto examples); a passphrase of words ({@code 'correct horse battery staple'}) names no secret.
+     */
+    private static final Pattern DESCRIBED = Pattern.compile(
+            "(?i)^(?=.*\\s)(?=.*\\b(?:password|passphrase|passwd|secret|token|key)\\b).*$");
     private static final Pattern NUMBER = Pattern.compile("(?i)^[+-]?\\d[\\d.,_:]*(?:ms|s|m|h|d|k|kb|mb|gb|%)?$");
     /** A relative or home path, a Windows path or a URL (not a bare {@code /…}: base64 secrets may start so). */
     private static final Pattern PATH_OR_URL = Pattern.compile(
@@ -586,7 +592,8 @@ final class SecretScanner {
     /**
      * Whether an assigned value is not a secret: shorter than six characters, a placeholder or template
      * ({@code <your token>}, {@code ${DB_PASSWORD}}, {@code {{ vault }}}, {@code ****}, {@code changeme}, anything
-     * with "example"), a number or duration, a relative path or URL; and, unquoted, code: a call, an index, a dotted
+     * with "example", words naming the secret, a run of the alphabet), a number or duration, a relative path or URL;
+     * and, unquoted, code: a call, an index, a dotted
      * path, a camelCase or snake_case name or an upper-case constant ({@code getPassword()}, {@code config.password},
      * {@code userInput}, {@code DB_PASSWORD}); quoted, text with white space at an edge (the code joining two string
      * literals, {@code " + maxTokens + "}) or the name of a setting ({@code "OPENAI_API_KEY"},
@@ -597,11 +604,21 @@ final class SecretScanner {
                 || PATH_OR_URL.matcher(value).find()) {
             return true;
         }
-        if (value.chars().distinct().count() == 1) {
+        if (value.chars().distinct().count() == 1 || DESCRIBED.matcher(value).matches() || ascending(value)) {
             return true;
         }
         return quoted ? EDGE_SPACE.matcher(value).find() || SETTING_NAME.matcher(value).matches()
                 : CODE.matcher(value).find();
+    }
+
+    /** Whether each character follows the one before in the alphabet: {@code abcdefg}, a typed-in example. */
+    private static boolean ascending(String value) {
+        for (int i = 1; i < value.length(); i++) {
+            if (value.charAt(i) != value.charAt(i - 1) + 1) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean mixedCaseAndDigits(String token) {

@@ -174,7 +174,8 @@ final class SecretScannerTest {
                 "The admin password: Swordfish",
                 "Password: Swordfish",
                 "  password: Swordfish",
-                "password: Swordfish,");
+                "password: Swordfish,",
+                "passphrase = 'correct horse battery staple'");
         List<String> references = List.of(
                 "password = getPassword();",
                 "String password = request.getParameter(\"password\");",
@@ -204,7 +205,9 @@ final class SecretScannerTest {
                 "log(settings.requiresToken() ? \"bearer tokens\" : \"loopback only\", url);",
                 // a field of a literal in code (a Rust debug dump): its capitalised value is a type or a variant
                 "            struct_token: Struct,",
-                "    access_token: Opaque,");
+                "    access_token: Opaque,",
+                // Node's crypto examples: a value that says what it stands for, a run of the alphabet
+                "const password = 'Password used to generate key';", "const secret = 'abcdefg';");
 
         SecretScanner.Scan literal = SecretScanner.scan(redacted);
         SecretScanner.Scan code = SecretScanner.scan(references);
