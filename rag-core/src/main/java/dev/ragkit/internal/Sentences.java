@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -113,6 +114,9 @@ public final class Sentences {
             + "|\\s*\\|\\s*:?-+:?\\s*\\|\\s*");
     /** A closing quote or bracket that may stand between a sentence's full stop and the next one glued to it. */
     private static final String GLUED_CLOSERS = "\"”’)";
+    /** Words of three letters or more whose full stop does not end a sentence before a word in lower case. */
+    private static final Set<String> ABBREVIATIONS = Set.of("etc", "approx", "resp", "incl", "esp", "viz", "cca",
+            "ibid", "var", "min", "max", "sec", "ref", "refs", "vol", "eds", "trans", "aka");
     /**
      * An entry of a table of contents or an index as PDFs print them, which says nothing of its own: a title, dots
      * leading to a page number ({@code Header file libtasn1.h . . . . . 4}).
@@ -795,7 +799,7 @@ public final class Sentences {
                 continue;
             }
             for (int glued = start + 1; glued < end; glued++) {      // "a heretic.By 1672 he", which the JDK keeps
-                if (gluedAt(text, glued)) {
+                if (gluedAt(text, glued) || lineEndedAt(passage, from + glued)) {
                     addProse(out, passage, lines, shown, from + start, from + glued, layout);
                     start = glued;
                 }
@@ -844,6 +848,41 @@ public final class Sentences {
         }
         return after == text.length() || Character.isWhitespace(text.charAt(after))
                 || ",;:".indexOf(text.charAt(after)) >= 0;
+    }
+
+    /**
+     * Whether a sentence ended at the end of the line before {@code at}, where the JDK's rules go on because the next
+     * line starts in lower case: the line ends with a full stop, "!" or "?" after a word of at least three letters
+     * in lower case that is no abbreviation ({@code etc.}). A PDF's lines read so ("… if source_name is" / "not
+     * known." / "asn1 print structure", the next function's name); "e.g." or "Fig." at a line's end still goes on.
+     *
+     * @param passage the text with its line breaks
+     * @param at      the first character of a line
+     * @return whether a sentence ends before it
+     */
+    static boolean lineEndedAt(String passage, int at) {
+        if (at < 4 || at >= passage.length() || passage.charAt(at - 1) != '\n'
+                || !Character.isLowerCase(passage.charAt(at))) {
+            return false;
+        }
+        int stop = at - 2;
+        while (stop > 0 && Character.isWhitespace(passage.charAt(stop))) {
+            stop--;
+        }
+        if (GLUED_CLOSERS.indexOf(passage.charAt(stop)) >= 0) {
+            stop--;
+        }
+        if (stop < 3 || ".!?".indexOf(passage.charAt(stop)) < 0) {
+            return false;
+        }
+        int word = stop;
+        while (word > 0 && Character.isLetter(passage.charAt(word - 1))) {
+            word--;
+        }
+        String before = passage.substring(word, stop);
+        return before.length() >= 3 && before.chars().allMatch(Character::isLowerCase)
+                && (word == 0 || !".-_/".contains(String.valueOf(passage.charAt(word - 1))))
+                && !ABBREVIATIONS.contains(before);
     }
 
     private static boolean isLowerOrDigit(char c) {

@@ -351,6 +351,21 @@ final class SentencesTest {
     }
 
     @Test
+    void of_aLineEndingASentence_endsIt_thoughTheNextLineStartsInLowerCase() {
+        // libtasn1's manual as PDFBox reads it: a paragraph's last line, then the next function's name
+        String pdf = "Example using the definitions: rc = create(def, \"PKIX1\");\n"
+                + "Returns: ASN1_SUCCESS if creation OK, ASN1_ELEMENT_NOT_FOUND if source_name is\nnot known.\n"
+                + "asn1 print structure\n[Function]void asn1_print_structure (FILE * out)\n\n"
+                + "Wrapped after an abbreviation, e.g.\nthis one, or etc.\nand this one, goes on.";
+
+        assertThat(texts(pdf, null)).containsExactly(
+                "Example using the definitions: rc = create(def, \"PKIX1\"); Returns: ASN1_SUCCESS if creation OK, "
+                        + "ASN1_ELEMENT_NOT_FOUND if source_name is not known.",
+                "asn1 print structure [Function]void asn1_print_structure (FILE * out)",
+                "Wrapped after an abbreviation, e.g. this one, or etc. and this one, goes on.");
+    }
+
+    @Test
     void of_codeCommentsAreNotGluedToCode() {
         String passage = "```java\n// Rotates the key every ninety days.\nkey.rotate(Duration.ofDays(90));\n```";
 
