@@ -852,9 +852,10 @@ public final class Sentences {
 
     /**
      * Whether a sentence ended at the end of the line before {@code at}, where the JDK's rules go on because the next
-     * line starts in lower case: the line ends with a full stop, "!" or "?" after a word of at least three letters
-     * in lower case that is no abbreviation ({@code etc.}). A PDF's lines read so ("… if source_name is" / "not
-     * known." / "asn1 print structure", the next function's name); "e.g." or "Fig." at a line's end still goes on.
+     * line starts in lower case: the line ends with a full stop after a word of at least three letters in lower case
+     * that is no abbreviation ({@code etc.}). A PDF's lines read so ("… if source_name is" / "not known." / "asn1
+     * print structure", the next function's name); "e.g." or "Fig." at a line's end goes on, and so does a "?" or
+     * "!" ({@code "How are tenants isolated?"} / {@code quoted …}), as {@link #noEndAt} reads them.
      *
      * @param passage the text with its line breaks
      * @param at      the first character of a line
@@ -866,13 +867,13 @@ public final class Sentences {
             return false;
         }
         int stop = at - 2;
-        while (stop > 0 && Character.isWhitespace(passage.charAt(stop))) {
+        while (stop > 0 && passage.charAt(stop) != '\n' && Character.isWhitespace(passage.charAt(stop))) {
             stop--;
         }
         if (GLUED_CLOSERS.indexOf(passage.charAt(stop)) >= 0) {
             stop--;
         }
-        if (stop < 3 || ".!?".indexOf(passage.charAt(stop)) < 0) {
+        if (stop < 3 || passage.charAt(stop) != '.') {
             return false;
         }
         int word = stop;

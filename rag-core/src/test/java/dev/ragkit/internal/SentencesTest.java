@@ -356,13 +356,15 @@ final class SentencesTest {
         String pdf = "Example using the definitions: rc = create(def, \"PKIX1\");\n"
                 + "Returns: ASN1_SUCCESS if creation OK, ASN1_ELEMENT_NOT_FOUND if source_name is\nnot known.\n"
                 + "asn1 print structure\n[Function]void asn1_print_structure (FILE * out)\n\n"
-                + "Wrapped after an abbreviation, e.g.\nthis one, or etc.\nand this one, goes on.";
+                + "Wrapped after an abbreviation, e.g.\nthis one, or etc.\nand this one, goes on.\n\n"
+                + "Asked \"How are tenants isolated?\"\nit quoted the timing block.";
 
         assertThat(texts(pdf, null)).containsExactly(
                 "Example using the definitions: rc = create(def, \"PKIX1\"); Returns: ASN1_SUCCESS if creation OK, "
                         + "ASN1_ELEMENT_NOT_FOUND if source_name is not known.",
                 "asn1 print structure [Function]void asn1_print_structure (FILE * out)",
-                "Wrapped after an abbreviation, e.g. this one, or etc. and this one, goes on.");
+                "Wrapped after an abbreviation, e.g. this one, or etc. and this one, goes on.",
+                "Asked \"How are tenants isolated?\" it quoted the timing block.");
     }
 
     @Test
