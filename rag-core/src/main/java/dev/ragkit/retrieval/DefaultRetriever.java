@@ -46,6 +46,8 @@ final class DefaultRetriever implements Retriever {
     static final int EVIDENCE_POOL = 50;
     /** The most missing words a reason names. */
     static final int MAX_MISSING_TERMS = 5;
+    /** What a sentence's last character is: its full stop, mark, or a closing quote or bracket after one. */
+    private static final String SENTENCE_END = ".!?:;\"'”’)]";
     /** Best first: boosted relevance descending, then source id, so equal scores order deterministically. */
     static final Comparator<RetrievedChunk> BEST_FIRST = Comparator.comparingDouble(RetrievedChunk::boosted)
             .reversed().thenComparing(RetrievedChunk::sourceId);
@@ -370,18 +372,47 @@ final class DefaultRetriever implements Retriever {
         List<RetrievedDocument> windows = new ArrayList<>(byDocument.size());
         for (List<RetrievedChunk> hits : byDocument.values()) {
             RetrievedChunk best = hits.get(0);
-            List<StoredChunk> around = new ArrayList<>();
-            for (StoredChunk chunk : store.chunksWithoutEmbeddings(scope, best.document().id())) {
+            List<StoredChunk> all = store.chunksWithoutEmbeddings(scope, best.document().id());
+            boolean[] in = new boolean[all.size()];
+            for (int i = 0; i < all.size(); i++) {
                 for (RetrievedChunk hit : hits) {
-                    if (Math.abs(chunk.index() - hit.chunk().index()) <= n) {
-                        around.add(chunk);
+                    if (Math.abs(all.get(i).index() - hit.chunk().index()) <= n) {
+                        in[i] = true;
                         break;
                     }
+                }
+            }
+            boolean[] whole = in.clone();          // a window ends where a sentence does: one chunk more each way
+            for (int i = 0; i < all.size(); i++) {
+                if (in[i] && i + 1 < all.size() && !in[i + 1] && cutMidSentence(all.get(i), all.get(i + 1))) {
+                    whole[i + 1] = true;
+                }
+                if (in[i] && i > 0 && !in[i - 1] && cutMidSentence(all.get(i - 1), all.get(i))) {
+                    whole[i - 1] = true;
+                }
+            }
+            List<StoredChunk> around = new ArrayList<>();
+            for (int i = 0; i < all.size(); i++) {
+                if (whole[i]) {
+                    around.add(all.get(i));
                 }
             }
             windows.add(RetrievedDocument.of(best.document(), around, best.relevance(), best.boosted()));
         }
         return windows;
+    }
+
+    /**
+     * Whether the chunker cut a sentence between two consecutive chunks: they share the line it cut (a paragraph
+     * longer than a chunk) and the first does not end like a sentence. A window that ended there would hand the model,
+     * and an extractive answer, half a sentence ("… as Deanna, and Skylar Astin as Roy; … Stefanie").
+     */
+    static boolean cutMidSentence(StoredChunk first, StoredChunk next) {
+        if (next.index() != first.index() + 1 || next.startLine() != first.endLine()) {
+            return false;
+        }
+        String text = first.text().stripTrailing();
+        return !text.isEmpty() && SENTENCE_END.indexOf(text.charAt(text.length() - 1)) < 0;
     }
 
     /** Keeps at most {@code max} chunks of each document, in order. */

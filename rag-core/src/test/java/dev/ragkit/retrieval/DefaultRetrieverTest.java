@@ -369,6 +369,29 @@ final class DefaultRetrieverTest {
     }
 
     @Test
+    void retrieve_neighbourChunks_aWindowEndsWhereASentenceDoes_notWhereTheChunkerCutOne() {
+        // one long paragraph on line 3, cut by the chunker into chunks 0 to 5; chunk 6 is the next paragraph
+        StoredDocument d = StoredDocument.builder().tenant("acme").path("cast.md").build();
+        String[] texts = {"Before the cast,", "in the film's voice cast,", "the cast includes Edie McClurg as Mary,",
+                "Jess Harnell as Don, and", "Katie Lowes as Candlehead; Stefanie", "Scott as Moppet Girl.",
+                "It opened in 2012."};
+        double[] cosines = {0.1, 0.1, 0.1, 0.9, 0.1, 0.1, 0.1};
+        List<StoredChunk> chunks = new ArrayList<>();
+        for (int i = 0; i < texts.length; i++) {
+            int line = i < 6 ? 3 : 5;
+            chunks.add(new StoredChunk(d.id(), i, texts[i], atCosine(cosines[i]), 5, line, line, null, null));
+        }
+        store.upsert(d, chunks);
+
+        RetrievedContext context = retriever(vectorOnly().build()).retrieve(QUERY, scope);
+
+        // the match (3) and its neighbours (2, 4); chunk 2 starts inside chunk 1's sentence and chunk 4 ends inside
+        // chunk 5's, so both come too; not 0 (one chunk more each way at most), not 6 (after a sentence's end)
+        assertThat(context.relevantDocuments()).singleElement().satisfies(window -> assertThat(window.chunks())
+                .extracting(StoredChunk::index).containsExactly(1, 2, 3, 4, 5));
+    }
+
+    @Test
     void retrieve_storeWithASmallMaxK_asksForNoMoreThanItTakes() {
         InMemoryDocumentStore small = InMemoryDocumentStore.builder().maxK(10).build();
         StoredDocument d = StoredDocument.builder().tenant("acme").path("a.md").title("a").build();
