@@ -655,19 +655,44 @@ public final class ExtractiveBackend implements LlmBackend {
             StringBuilder text = new StringBuilder();
             int[] starts = new int[run.size()];
             for (int k = 0; k < run.size(); k++) {
+                Block block = run.get(k);
+                int skip = 0;
                 if (k > 0) {
-                    // Lines between two consecutive chunks are blank lines the chunker left out: a paragraph ends.
                     Block before = run.get(k - 1);
-                    boolean gap = before.lastLine() >= 0 && run.get(k).firstLine() > before.lastLine() + 1;
-                    text.append(gap ? "\n\n" : "\n");
+                    if (before.lastLine() >= 0 && block.firstLine() == before.lastLine()) {
+                        // The chunker cut a long line (a paragraph) here: it goes on, past the tail the chunk repeats.
+                        skip = overlap(run.get(k - 1).text(), block.text());
+                        text.append(skip > 0 ? "" : " ");
+                    } else {
+                        // Lines between two consecutive chunks are blank lines the chunker left out: a paragraph ends.
+                        boolean gap = before.lastLine() >= 0 && block.firstLine() > before.lastLine() + 1;
+                        text.append(gap ? "\n\n" : "\n");
+                    }
                 }
-                starts[k] = text.length();
-                text.append(run.get(k).text());
+                starts[k] = text.length() - skip;
+                text.append(block.text(), skip, block.text().length());
             }
             passages.add(new Passage(List.copyOf(run), text.toString(), starts));
             i = j;
         }
         return passages;
+    }
+
+    /**
+     * How many characters {@code next} starts with that {@code previous} ends with: the overlap a chunker repeats from
+     * the chunk before, whole words and at least two of them (a word that merely recurs, "that that", is no overlap);
+     * 0 when there is none.
+     */
+    static int overlap(String previous, String next) {
+        for (int k = Math.min(previous.length(), next.length()); k > 0; k--) {
+            if ((k == next.length() || Character.isWhitespace(next.charAt(k)))
+                    && (k == previous.length() || Character.isWhitespace(previous.charAt(previous.length() - k - 1)))
+                    && previous.regionMatches(previous.length() - k, next, 0, k)
+                    && next.substring(0, k).strip().indexOf(' ') > 0) {
+                return k;
+            }
+        }
+        return 0;
     }
 
     /** Whether {@code next} is the chunk right after {@code previous} in the same document, page and section. */

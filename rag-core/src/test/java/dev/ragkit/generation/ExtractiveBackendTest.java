@@ -464,6 +464,26 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_aLongLineTheChunkerCut_isOneText_aSentenceAcrossTheCutIsQuotedWhole_withoutTheRepeatedOverlap() {
+        // Wikipedia's cast paragraph, one line the chunker cut between "Stefanie" and "Scott"; the second part
+        // ends in ";" after a "(", which read as a line of its own looked like code
+        String first = "The cast also includes Edie McClurg as Mary, Katie Lowes as Candlehead; Stefanie";
+        String second = "Scott as Moppet Girl, a young arcade-game player; Brian Kesinger as a Cyborg (based on Kano);";
+        StoredDocument d = document("wreck-it-ralph.md", "Wreck-It Ralph", 300);
+        ContextBlock a = chunkOf(d, 1, first, 3, 3, null, true);
+        ContextBlock b = chunkOf(d, 2, second, 3, 3, null, false);
+        // the same cut by a chunker that overlaps: the second part starts with the first's last words
+        ContextBlock c = chunkOf(d, 2, "Candlehead; Stefanie " + second, 3, 3, null, false);
+
+        for (ContextBlock next : List.of(b, c)) {
+            ChatResult r = new ExtractiveBackend(1).chat(prompt(List.of(a, next), "Who plays Moppet Girl?"));
+
+            assertThat(quoteLines(r.text())).containsExactly("- " + first + " " + second + " [SourceId: "
+                    + a.sourceId() + ", " + b.sourceId() + "]");
+        }
+    }
+
+    @Test
     void chat_ruleNamesAlertMarkersAndLinksAlone_areNeverQuoted_andAListAfterAColonComesWhole() {
         // the Rust reference's markdown: a rule name on its own line before each rule, notes as GitHub alerts
         String text = "r[lifetime-elision]\n# Lifetime elision\n\nr[lifetime-elision.function]\n"
