@@ -661,8 +661,11 @@ public final class ExtractiveBackend implements LlmBackend {
                     Block before = run.get(k - 1);
                     if (before.lastLine() >= 0 && block.firstLine() == before.lastLine()) {
                         // The chunker cut a long line (a paragraph) here: it goes on, past the tail the chunk repeats.
-                        skip = overlap(run.get(k - 1).text(), block.text());
-                        text.append(skip > 0 ? "" : " ");
+                        skip = overlap(before.text(), block.text());
+                        boolean spaced = skip > 0 || text.isEmpty() || block.text().isEmpty()
+                                || Character.isWhitespace(text.charAt(text.length() - 1))
+                                || Character.isWhitespace(block.text().charAt(0));
+                        text.append(spaced ? "" : " ");
                     } else {
                         // Lines between two consecutive chunks are blank lines the chunker left out: a paragraph ends.
                         boolean gap = before.lastLine() >= 0 && block.firstLine() > before.lastLine() + 1;
