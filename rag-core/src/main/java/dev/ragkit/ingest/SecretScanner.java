@@ -467,7 +467,7 @@ final class SecretScanner {
 
     /**
      * Whether an unquoted assignment is a field of a literal in code: indented, its value one capitalised word ended
-     * by a comma ({@code     struct_token: Struct,} in a debug dump, {@code  kind: Token,} in a struct literal). Such
+     * by a comma ({@code struct_token: Struct,} in a debug dump, {@code access_token: Opaque,} in a literal). Such
      * a word is a type, a variant or a variable; a password stands unquoted only in configuration, where no comma
      * ends it ({@code   password: Swordfish}).
      */
@@ -593,11 +593,10 @@ final class SecretScanner {
      * Whether an assigned value is not a secret: shorter than six characters, a placeholder or template
      * ({@code <your token>}, {@code ${DB_PASSWORD}}, {@code {{ vault }}}, {@code ****}, {@code changeme}, anything
      * with "example", words naming the secret, a run of the alphabet), a number or duration, a relative path or URL;
-     * and, unquoted, code: a call, an index, a dotted
-     * path, a camelCase or snake_case name or an upper-case constant ({@code getPassword()}, {@code config.password},
-     * {@code userInput}, {@code DB_PASSWORD}); quoted, text with white space at an edge (the code joining two string
-     * literals, {@code " + maxTokens + "}) or the name of a setting ({@code "OPENAI_API_KEY"},
-     * {@code "ragkit.secrets"}).
+     * and, unquoted, code: a call, an index, a dotted path, a camelCase or snake_case name or an upper-case constant
+     * ({@code getPassword()}, {@code config.password}, {@code userInput}, {@code DB_PASSWORD}); quoted, text with white
+     * space at an edge (the code joining two string literals, {@code " + maxTokens + "}) or the name of a setting
+     * ({@code "OPENAI_API_KEY"}, {@code "ragkit.secrets"}).
      */
     static boolean trivial(String value, boolean quoted) {
         if (value.length() < MIN_VALUE || PLACEHOLDER.matcher(value).find() || NUMBER.matcher(value).matches()

@@ -882,7 +882,7 @@ public final class Sentences {
         }
         String before = passage.substring(word, stop);
         return before.length() >= 3 && before.chars().allMatch(Character::isLowerCase)
-                && (word == 0 || !".-_/".contains(String.valueOf(passage.charAt(word - 1))))
+                && (word == 0 || ".-_/".indexOf(passage.charAt(word - 1)) < 0)
                 && !ABBREVIATIONS.contains(before);
     }
 
