@@ -45,6 +45,8 @@ public final class QueryTerms {
      */
     private static final Pattern CODE = Pattern.compile("[A-Z][A-Z0-9]|[A-Za-z][0-9]|[0-9][A-Za-z]");
     private static final String[] SUFFIXES = {"ing", "ed", "es", "s", "ly"};
+    /** An acronym's plural: capitals (or digits after the first), then a lower-case "s" ({@code PDFs}, {@code IDs}). */
+    private static final Pattern ACRONYMS = Pattern.compile("[A-Z][A-Z0-9]+s");
     /** Combining marks, which NFD puts after the letters they accent. */
     private static final Pattern MARKS = Pattern.compile("\\p{M}+");
     /** Latin letters that NFD leaves whole, and the ASCII each is written as ({@link #ASCII_OF_UNMARKED}). */
@@ -73,12 +75,15 @@ public final class QueryTerms {
         Map<String, String> terms = new LinkedHashMap<>();
         String namePart = null; // "full", "last" or "first", kept unless "name" follows
         while (word.find()) {
-            String w = word.group().toLowerCase(Locale.ROOT);
+            // an acronym's plural is the acronym ("PDFs" meets "PDF"): too short for a stem to take its "s" off
+            String written = ACRONYMS.matcher(word.group()).matches() ? word.group().substring(0, word.group().length()
+                    - 1) : word.group();
+            String w = written.toLowerCase(Locale.ROOT);
             if (namePart != null && !w.equals("name") && !w.equals("names")) {
                 terms.putIfAbsent(stem(namePart), namePart);
             }
             namePart = NAME_PARTS.contains(w) ? w : null;
-            boolean code = w.length() == 2 && CODE.matcher(word.group()).matches();
+            boolean code = w.length() == 2 && CODE.matcher(written).matches();
             if (namePart == null && (w.length() >= KeyTerms.MIN_LENGTH || code) && !KeyTerms.STOP_WORDS.contains(w)
                     && !QUESTION_WORDS.contains(w) && !ANSWER_FORM_WORDS.contains(w)) {
                 terms.putIfAbsent(stem(w), w);
@@ -156,8 +161,9 @@ public final class QueryTerms {
 
     /**
      * A rough stem: the first of {@code -ing}, {@code -ed}, {@code -es}, {@code -s}, {@code -ly} that the word ends
-     * with is cut off when at least four characters remain. Crude, but applied alike to questions and passages it
-     * only has to map a word's forms to one key, not to a dictionary word.
+     * with is cut off when at least four characters remain, else a final {@code -e}. Crude, but applied alike to
+     * questions and passages it only has to map a word's forms to one key ("configure", "configures", "configured",
+     * "configuring"), not to a dictionary word.
      *
      * @param word a lower-case word
      * @return its stem
@@ -168,6 +174,7 @@ public final class QueryTerms {
                 return word.substring(0, word.length() - suffix.length());
             }
         }
-        return word;
+        // a final "e" goes where "-es" and "-ed" went: "release" meets "releases" and "released"
+        return word.endsWith("e") && word.length() - 1 >= MIN_STEM ? word.substring(0, word.length() - 1) : word;
     }
 }

@@ -40,10 +40,22 @@ final class QueryTermsTest {
     }
 
     @Test
+    void of_anAcronymsPlural_isTheAcronym() {
+        // "How do I index a folder of PDFs?" was routed: no passage "mentions 'pdfs'", all of them say "PDF"
+        assertThat(QueryTerms.of("How do I index a folder of PDFs, IDs and APIs?"))
+                .isEqualTo(QueryTerms.of("the folder, PDF, ID and API I index"));
+        // a word in capitals that ends in a capital S, or a name that is no acronym, is left as it is
+        assertThat(QueryTerms.of("GPS and CSS for Texas")).isEqualTo(QueryTerms.of("gps and css for texas"))
+                .contains("gps", "css");
+    }
+
+    @Test
     void stem_mapsAWordsFormsToOneKey() {
-        assertThat(List.of("purchases", "purchased", "purchasing").stream().map(QueryTerms::stem).distinct())
-                .containsExactly("purchas");
-        assertThat(QueryTerms.stem("rotate")).isEqualTo("rotate");
+        assertThat(List.of("purchase", "purchases", "purchased", "purchasing").stream().map(QueryTerms::stem)
+                .distinct()).containsExactly("purchas");
+        assertThat(List.of("configure", "configures", "configured", "configuring").stream().map(QueryTerms::stem)
+                .distinct()).containsExactly("configur");
+        assertThat(QueryTerms.stem("tree")).isEqualTo("tree");            // too short to cut
         assertThat(QueryTerms.stem("uses")).isEqualTo("uses");            // too short to cut
     }
 
