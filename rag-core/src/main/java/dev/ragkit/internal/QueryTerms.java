@@ -75,9 +75,12 @@ public final class QueryTerms {
         Map<String, String> terms = new LinkedHashMap<>();
         String namePart = null; // "full", "last" or "first", kept unless "name" follows
         while (word.find()) {
+            String written = word.group();
             // an acronym's plural is the acronym ("PDFs" meets "PDF"): too short for a stem to take its "s" off
-            String written = ACRONYMS.matcher(word.group()).matches() ? word.group().substring(0, word.group().length()
-                    - 1) : word.group();
+            if (written.endsWith("s") && Character.isUpperCase(written.charAt(0))
+                    && ACRONYMS.matcher(written).matches()) {
+                written = written.substring(0, written.length() - 1);
+            }
             String w = written.toLowerCase(Locale.ROOT);
             if (namePart != null && !w.equals("name") && !w.equals("names")) {
                 terms.putIfAbsent(stem(namePart), namePart);
