@@ -1,5 +1,6 @@
 package dev.ragkit.chunk;
 
+import dev.ragkit.internal.SentenceEnds;
 import dev.ragkit.parse.ParsedDocument;
 
 import dev.ragkit.tokens.TokenCounter;
@@ -591,7 +592,7 @@ final class ChunkWindows {
                 || !Objects.equals(sections.get(after), sections.get(i))) {
             return EndKind.PARAGRAPH;
         }
-        return ChunkerLines.endsSentence(lines.get(i)) ? EndKind.SENTENCE : EndKind.LINE;
+        return SentenceEnds.endsSentence(lines.get(i)) ? EndKind.SENTENCE : EndKind.LINE;
     }
 
     /** Whether the next text after line {@code i} is in another section (or on another page, or there is none). */

@@ -1,6 +1,7 @@
 package dev.ragkit.chunk;
 
 import dev.ragkit.internal.ReferenceMarks;
+import dev.ragkit.internal.SentenceEnds;
 import dev.ragkit.internal.Sentences;
 
 /**
@@ -118,31 +119,6 @@ final class ChunkerLines {
     }
 
     /**
-     * Whether {@code line} ends a sentence: its last non-whitespace characters are {@code . ! ?}, an ellipsis or
-     * an ideographic or full-width stop, optionally followed by closing quotes, brackets, emphasis marks or reference
-     * marks ({@code [1]}, {@link ReferenceMarks}).
-     *
-     * @param line a line
-     * @return whether it ends with a sentence end
-     */
-    static boolean endsSentence(String line) {
-        int i = line.length() - 1;
-        while (i >= 0 && Character.isWhitespace(line.charAt(i))) {
-            i--;
-        }
-        while (i >= 0 && isCloser(line.charAt(i))) {
-            if (line.charAt(i) == ']') {                           // "... time.[1]"
-                int open = line.lastIndexOf('[', i);
-                if (open >= 0 && ReferenceMarks.skip(line, open) == i + 1) {
-                    i = open;
-                }
-            }
-            i--;
-        }
-        return i >= 0 && isTerminator(line.charAt(i));
-    }
-
-    /**
      * The end of the first sentence that ends after {@code from}: just after its terminator and any closing quotes,
      * brackets or reference marks, before the whitespace that follows (which byte-pair tokenizers attach to the next
      * word, so cutting there leaves every token of the text intact). Western terminators count only when followed by
@@ -163,7 +139,7 @@ final class ChunkerLines {
         int stop = Math.min(length, bound);
         for (int i = from; i < stop; i++) {
             char c = text.charAt(i);
-            if (!isTerminator(c)) {
+            if (!SentenceEnds.isTerminator(c)) {
                 continue;
             }
             int end = i + 1;
@@ -171,7 +147,7 @@ final class ChunkerLines {
                 int marks = ReferenceMarks.skip(text, end);       // "time.[1][2] It"
                 if (marks > end) {
                     end = marks;
-                } else if (isCloser(text.charAt(end)) || isTerminator(text.charAt(end))) {
+                } else if (SentenceEnds.isCloser(text.charAt(end)) || SentenceEnds.isTerminator(text.charAt(end))) {
                     end++;
                 } else {
                     break;
@@ -211,16 +187,6 @@ final class ChunkerLines {
             return i;
         }
         return -1;
-    }
-
-    private static boolean isTerminator(char c) {
-        return c == '.' || c == '!' || c == '?' || c == '\u2026' || c == '\u3002' || c == '\uFF01' || c == '\uFF1F'
-                || c == '\uFF0E';
-    }
-
-    private static boolean isCloser(char c) {
-        return c == '"' || c == '\'' || c == ')' || c == ']' || c == '*' || c == '_' || c == '`' || c == '\u201D'
-                || c == '\u2019' || c == '\u300D' || c == '\u300F' || c == '\uFF09';
     }
 
     private static int indentation(String line) {

@@ -8,6 +8,7 @@ import dev.ragkit.audit.QueryRedaction;
 import dev.ragkit.embedding.CachingEmbedder;
 import dev.ragkit.embedding.Embedder;
 import dev.ragkit.embedding.SimilarityScale;
+import dev.ragkit.internal.SentenceEnds;
 import dev.ragkit.internal.Timings;
 import dev.ragkit.store.DocumentStore;
 import dev.ragkit.store.MetadataFilter;
@@ -46,8 +47,6 @@ final class DefaultRetriever implements Retriever {
     static final int EVIDENCE_POOL = 50;
     /** The most missing words a reason names. */
     static final int MAX_MISSING_TERMS = 5;
-    /** What a sentence's last character is: its full stop, mark, or a closing quote or bracket after one. */
-    private static final String SENTENCE_END = ".!?:;\"'”’)]";
     /** Best first: boosted relevance descending, then source id, so equal scores order deterministically. */
     static final Comparator<RetrievedChunk> BEST_FIRST = Comparator.comparingDouble(RetrievedChunk::boosted)
             .reversed().thenComparing(RetrievedChunk::sourceId);
@@ -411,8 +410,7 @@ final class DefaultRetriever implements Retriever {
         if (next.index() != first.index() + 1 || next.startLine() != first.endLine()) {
             return false;
         }
-        String text = first.text().stripTrailing();
-        return !text.isEmpty() && SENTENCE_END.indexOf(text.charAt(text.length() - 1)) < 0;
+        return !first.text().isBlank() && !SentenceEnds.endsSentence(first.text());
     }
 
     /** Keeps at most {@code max} chunks of each document, in order. */

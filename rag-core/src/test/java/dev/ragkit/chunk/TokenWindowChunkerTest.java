@@ -1,5 +1,6 @@
 package dev.ragkit.chunk;
 
+import dev.ragkit.internal.SentenceEnds;
 import dev.ragkit.parse.MarkdownDocumentParser;
 import dev.ragkit.parse.ParsedDocument;
 
@@ -272,7 +273,7 @@ final class TokenWindowChunkerTest {
             String repeated = current.substring(0, current.length() - fresh.get(parts.get(k)).length());
             assertThat(repeated).as("part %d repeats nothing", k).isNotEmpty();
             assertThat(previous).endsWith(repeated);
-            assertThat(ChunkerLines.endsSentence(previous.substring(0, previous.length() - repeated.length())))
+            assertThat(SentenceEnds.endsSentence(previous.substring(0, previous.length() - repeated.length())))
                     .as("part %d's overlap starts a sentence: %s", k, repeated).isTrue();
             assertThat(CL100K.count(repeated)).isLessThanOrEqualTo(30);
         }
@@ -527,7 +528,7 @@ final class TokenWindowChunkerTest {
             String repeated = text.substring(spans[c][0], spans[c - 1][1]);
             assertThat(CL100K.count(repeated)).isBetween(1, 50);
             String before = text.substring(0, spans[c][0]);
-            assertThat(ChunkerLines.endsSentence(before)).as("chunk %d's overlap starts a sentence", c).isTrue();
+            assertThat(SentenceEnds.endsSentence(before)).as("chunk %d's overlap starts a sentence", c).isTrue();
         }
         assertValid(document, chunker, chunks);
     }

@@ -373,7 +373,7 @@ final class DefaultRetrieverTest {
         // one long paragraph on line 3, cut by the chunker into chunks 0 to 5; chunk 6 is the next paragraph
         StoredDocument d = StoredDocument.builder().tenant("acme").path("cast.md").build();
         String[] texts = {"Before the cast,", "in the film's voice cast,", "the cast includes Edie McClurg as Mary,",
-                "Jess Harnell as Don, and", "Katie Lowes as Candlehead; Stefanie", "Scott as Moppet Girl.",
+                "Jess Harnell as Don, and", "Katie Lowes as Candlehead;", "Stefanie Scott as Moppet Girl.",
                 "It opened in 2012."};
         double[] cosines = {0.1, 0.1, 0.1, 0.9, 0.1, 0.1, 0.1};
         List<StoredChunk> chunks = new ArrayList<>();
@@ -386,7 +386,7 @@ final class DefaultRetrieverTest {
         RetrievedContext context = retriever(vectorOnly().build()).retrieve(QUERY, scope);
 
         // the match (3) and its neighbours (2, 4); chunk 2 starts inside chunk 1's sentence and chunk 4 ends inside
-        // chunk 5's, so both come too; not 0 (one chunk more each way at most), not 6 (after a sentence's end)
+        // chunk 5's (a semicolon ends no sentence), so both come too; not 0 (one chunk more each way at most), not 6 (after a sentence's end)
         assertThat(context.relevantDocuments()).singleElement().satisfies(window -> assertThat(window.chunks())
                 .extracting(StoredChunk::index).containsExactly(1, 2, 3, 4, 5));
     }
