@@ -2,7 +2,6 @@ package dev.ragkit.chunk;
 
 import dev.ragkit.internal.ReferenceMarks;
 import dev.ragkit.internal.SentenceEnds;
-import dev.ragkit.internal.Sentences;
 
 /**
  * A chunker helper: the line-level markdown facts {@link TokenWindowChunker} needs — code fences, headings,
@@ -123,9 +122,9 @@ final class ChunkerLines {
      * brackets or reference marks, before the whitespace that follows (which byte-pair tokenizers attach to the next
      * word, so cutting there leaves every token of the text intact). Western terminators count only when followed by
      * whitespace or the end of the text, so {@code 3.14} and {@code e.g.x} are not sentence ends, nor is a place
-     * {@link Sentences#noEndAt} keeps inside a sentence ({@code Jake T. Maher}), but a sentence glued to the next
-     * without a space ({@link Sentences#gluedAt}: {@code a heretic.By 1672}) ends; CJK stops count anywhere. The end of
-     * the text counts too.
+     * {@link SentenceEnds#noEndAt} keeps inside a sentence ({@code Jake T. Maher}), but a sentence glued to the
+     * next without a space ({@link SentenceEnds#gluedAt}: {@code a heretic.By 1672}) ends; CJK stops count anywhere.
+     * The end of the text counts too.
      *
      * @param text  the text
      * @param from  where to start looking
@@ -154,8 +153,8 @@ final class ChunkerLines {
                 }
             }
             if (end == length || c >= 0x3000
-                    || Character.isWhitespace(text.charAt(end)) && !Sentences.noEndAt(text, end)
-                    || Sentences.gluedAt(text, end)) {
+                    || Character.isWhitespace(text.charAt(end)) && !SentenceEnds.noEndAt(text, end)
+                    || SentenceEnds.gluedAt(text, end)) {
                 return end;
             }
             i = end - 1;

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -89,22 +88,6 @@ public final class Sentences {
     private static final Pattern CODE_END = Pattern.compile(".*[;{}]\\s*");
     private static final Pattern CLOSING = Pattern.compile(".*[.!?:;,\"'”’)\\]]\\s*");
     /**
-     * The end of a text that cannot end a sentence before a capital or a digit: an initial ({@code J.},
-     * {@code M.V.}), a title before a name ({@code Mr.}, {@code Dr.}, {@code St.}, also joined by a dash:
-     * {@code Wrangell–St. Elias}), or an abbreviation that introduces what follows ({@code e.g. A5}, {@code c. 1500}).
-     * The JDK's sentence rules break after each of them.
-     */
-    private static final Pattern NAME_PART = Pattern.compile(
-            "(?:^|[\\s(\\[\"'“‘./\\-–—])(?:\\p{Lu}\\.|Mr\\.|Mrs\\.|Ms\\.|Dr\\.|Prof\\.|St\\.|Sr\\.|Jr\\.|Gen\\.|"
-            + "Col\\.|Capt\\.|Lt\\.|Sgt\\.|Maj\\.|Adm\\.|Brig\\.|Gov\\.|Rev\\.|Hon\\.|Mt\\.|Ft\\.|e\\.g\\.|i\\.e\\.|"
-            + "cf\\.|c\\.|ca\\.|vs\\.|viz\\.)$");
-    /** A time of day: {@code 4:05 p.m.}, {@code 9 a.m.}. */
-    private static final Pattern TIME_OF_DAY = Pattern.compile("(?:^|[\\s\\h\\d])[aApP]\\.[mM]\\.$");
-    /** What follows a time of day inside a sentence: a time zone ({@code UTC}, {@code EDT}) or a bracket. */
-    private static final Pattern ZONE_OR_BRACKET = Pattern.compile("(?:\\p{Lu}{2,5}\\b|\\().*", Pattern.DOTALL);
-    /** An exclamation or a question inside a sentence: {@code the "Hey Ya!" video}, {@code "Why?" he asked}. */
-    private static final Pattern INNER_CRY = Pattern.compile("[!?][\"'”’)\\]]*$");
-    /**
      * A table row: a markdown {@code | a | b |} line, or cells a document parser joined with {@code " | "} (without
      * a backtick, so that prose quoting {@code `grep a | wc`} stays prose).
      */
@@ -112,11 +95,6 @@ public final class Sentences {
     /** A markdown table's line under its header: {@code |---|:---:|}, {@code --- | ---}. */
     private static final Pattern TABLE_RULE = Pattern.compile("\\s*\\|?\\s*:?-+:?\\s*(\\|\\s*:?-+:?\\s*)+\\|?\\s*"
             + "|\\s*\\|\\s*:?-+:?\\s*\\|\\s*");
-    /** A closing quote or bracket that may stand between a sentence's full stop and the next one glued to it. */
-    private static final String GLUED_CLOSERS = "\"”’)";
-    /** Words of three letters or more whose full stop does not end a sentence before a word in lower case. */
-    private static final Set<String> ABBREVIATIONS = Set.of("etc", "approx", "resp", "incl", "esp", "viz", "cca",
-            "ibid", "var", "min", "max", "sec", "ref", "refs", "vol", "eds", "trans", "aka");
     /**
      * An entry of a table of contents or an index as PDFs print them, which says nothing of its own: a title, dots
      * leading to a page number ({@code Header file libtasn1.h . . . . . 4}).
@@ -795,11 +773,11 @@ public final class Sentences {
                     && !Character.isWhitespace(text.charAt(end - 1))) {
                 continue;
             }
-            if (noEndAt(text, end)) {
+            if (SentenceEnds.noEndAt(text, end)) {
                 continue;
             }
             for (int glued = start + 1; glued < end; glued++) {      // "a heretic.By 1672 he", which the JDK keeps
-                if (gluedAt(text, glued) || lineEndedAt(passage, from + glued)) {
+                if (SentenceEnds.gluedAt(text, glued) || SentenceEnds.lineEndedAt(passage, from + glued)) {
                     addProse(out, passage, lines, shown, from + start, from + glued, layout);
                     start = glued;
                 }
@@ -807,119 +785,6 @@ public final class Sentences {
             addProse(out, passage, lines, shown, from + start, from + end, layout);
             start = end;
         }
-    }
-
-    /**
-     * Whether a sentence ends at {@code end} with no space after it: a word in lower case, a full stop, "!" or "?"
-     * (and a closing quote or bracket), then a capitalised word and white space — "described as a heretic.By 1672
-     * he", as paragraphs joined without a space read (scraped and extracted text). Not inside a dotted name
-     * ({@code java.util.List is}, {@code e.g.The}), a call ({@code list.Add(x)}) or a file name ({@code notes.Txt.md}):
-     * the word before must stand alone and the one after end before white space or punctuation that ends a clause.
-     *
-     * @param text the text
-     * @param end  the place: just after the punctuation (or its closing quote), before the capital
-     * @return whether a sentence ends there
-     */
-    public static boolean gluedAt(String text, int end) {
-        if (end < 3 || end + 2 > text.length() || !Character.isUpperCase(text.charAt(end))
-                || !Character.isLowerCase(text.charAt(end + 1))) {
-            return false;
-        }
-        int stop = end - 1;
-        if (GLUED_CLOSERS.indexOf(text.charAt(stop)) >= 0) {
-            stop--;
-        }
-        if (stop < 2 || ".!?".indexOf(text.charAt(stop)) < 0) {
-            return false;
-        }
-        int word = stop;
-        while (word > 0 && Character.isLetterOrDigit(text.charAt(word - 1))) {
-            word--;
-        }
-        boolean standsAlone = word == 0 || Character.isWhitespace(text.charAt(word - 1))
-                || "(\"“'‘".indexOf(text.charAt(word - 1)) >= 0;
-        if (stop - word < 2 || !isLowerOrDigit(text.charAt(stop - 1)) || !isLowerOrDigit(text.charAt(stop - 2))
-                || !standsAlone) {
-            return false;
-        }
-        int after = end + 1;
-        while (after < text.length() && Character.isLowerCase(text.charAt(after))) {
-            after++;
-        }
-        return after == text.length() || Character.isWhitespace(text.charAt(after))
-                || ",;:".indexOf(text.charAt(after)) >= 0;
-    }
-
-    /**
-     * Whether a sentence ended at the end of the line before {@code at}, where the JDK's rules go on because the next
-     * line starts in lower case: the line ends with a full stop after a word of at least three letters in lower case
-     * that is no abbreviation ({@code etc.}). A PDF's lines read so ("… if source_name is" / "not known." / "asn1
-     * print structure", the next function's name); "e.g." or "Fig." at a line's end goes on, and so does a "?" or
-     * "!" ({@code "How are tenants isolated?"} / {@code quoted …}), as {@link #noEndAt} reads them.
-     *
-     * @param passage the text with its line breaks
-     * @param at      the first character of a line
-     * @return whether a sentence ends before it
-     */
-    static boolean lineEndedAt(String passage, int at) {
-        if (at < 4 || at >= passage.length() || passage.charAt(at - 1) != '\n'
-                || !Character.isLowerCase(passage.charAt(at))) {
-            return false;
-        }
-        int stop = at - 2;
-        while (stop > 0 && passage.charAt(stop) != '\n' && Character.isWhitespace(passage.charAt(stop))) {
-            stop--;
-        }
-        if (GLUED_CLOSERS.indexOf(passage.charAt(stop)) >= 0) {
-            stop--;
-        }
-        if (stop < 3 || passage.charAt(stop) != '.') {
-            return false;
-        }
-        int word = stop;
-        while (word > 0 && Character.isLetter(passage.charAt(word - 1))) {
-            word--;
-        }
-        String before = passage.substring(word, stop);
-        return before.length() >= 3 && before.chars().allMatch(Character::isLowerCase)
-                && (word == 0 || ".-_/".indexOf(passage.charAt(word - 1)) < 0)
-                && !ABBREVIATIONS.contains(before);
-    }
-
-    private static boolean isLowerOrDigit(char c) {
-        return Character.isLowerCase(c) || Character.isDigit(c);
-    }
-
-    /**
-     * Whether a place where the JDK's sentence rules, or a full stop before white space, end a sentence is no end by
-     * RagKit's: after an initial or a title before a capitalised word or a digit ({@code M.V. Hughes}, {@code Dr.
-     * Jones}, {@code (c. 1500}), after a time of day before its zone or a bracket ({@code 4:05 p.m. UTC}), or after a
-     * "!" or "?" that a word in lower case goes on from ({@code the "Hey Ya!" video}). The one rule for every place
-     * that cuts text into sentences: these sentences, and the chunker's cuts inside a long line.
-     *
-     * @param text the text
-     * @param end  the place: just after the punctuation, before or after the white space that follows it
-     * @return whether the text goes on in the same sentence there
-     */
-    public static boolean noEndAt(String text, int end) {
-        int before = end;
-        while (before > 0 && Character.isWhitespace(text.charAt(before - 1))) {
-            before--;
-        }
-        int next = end;
-        while (next < text.length() && Character.isWhitespace(text.charAt(next))) {
-            next++;
-        }
-        if (next >= text.length() || before == 0) {
-            return false;
-        }
-        // the patterns end at the punctuation; a window longer than any of them, so that "^" means the text's start
-        String tail = text.substring(Math.max(0, before - 16), before);
-        int following = text.codePointAt(next);
-        return (Character.isUpperCase(following) || Character.isDigit(following)) && NAME_PART.matcher(tail).find()
-                || TIME_OF_DAY.matcher(tail).find() && ZONE_OR_BRACKET.matcher(text).region(next, text.length())
-                        .lookingAt()
-                || Character.isLowerCase(following) && INNER_CRY.matcher(tail).find();
     }
 
     /** Adds a sentence of running text ({@link #add}), its markup read as text ({@link Markup#rendered}). */

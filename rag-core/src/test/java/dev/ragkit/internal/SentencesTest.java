@@ -268,10 +268,10 @@ final class SentencesTest {
         assertThat(texts("Use java.util.List here. Call list.Add(x) or see e.g.The manual, or notes.Txt.md today.",
                 null)).containsExactly("Use java.util.List here.",
                 "Call list.Add(x) or see e.g.The manual, or notes.Txt.md today.");
-        assertThat(Sentences.gluedAt("a heretic.By 1672", 10)).isTrue();
-        assertThat(Sentences.gluedAt("a heretic.By 1672", 9)).isFalse();   // not after the full stop
-        assertThat(Sentences.gluedAt("the U.S.Army base", 8)).isFalse();    // one letter before the stop
-        assertThat(Sentences.gluedAt("ends here.Nowhere", 10)).isTrue();    // the text's end after the word
+        assertThat(SentenceEnds.gluedAt("a heretic.By 1672", 10)).isTrue();
+        assertThat(SentenceEnds.gluedAt("a heretic.By 1672", 9)).isFalse();   // not after the full stop
+        assertThat(SentenceEnds.gluedAt("the U.S.Army base", 8)).isFalse();    // one letter before the stop
+        assertThat(SentenceEnds.gluedAt("ends here.Nowhere", 10)).isTrue();    // the text's end after the word
     }
 
     @Test
