@@ -54,6 +54,8 @@ public final class QueryTerms {
     private static final String[] ASCII_OF_UNMARKED = {"o", "O", "ae", "AE", "oe", "OE", "ss", "l", "L", "d", "D",
         "d", "D", "th", "TH", "i"};
     private static final int MIN_STEM = 4;
+    /** What may stand before a short option's dash besides white space: {@code `-k`}, {@code (-k)}, {@code [-k]}. */
+    private static final String OPTION_BEFORE = "`([\"'";
 
     private QueryTerms() {
     }
@@ -71,11 +73,21 @@ public final class QueryTerms {
      * @return each stem of its content words with the word it first came from, in order of appearance
      */
     public static Map<String, String> words(String text) {
-        Matcher word = WORD.matcher(folded(Objects.requireNonNull(text, "text")));
+        String plain = folded(Objects.requireNonNull(text, "text"));
+        Matcher word = WORD.matcher(plain);
         Map<String, String> terms = new LinkedHashMap<>();
         String namePart = null; // "full", "last" or "first", kept unless "name" follows
         while (word.find()) {
             String written = word.group();
+            if (isShortOption(plain, word.start(), written)) {
+                if (namePart != null) {
+                    terms.putIfAbsent(stem(namePart), namePart);
+                    namePart = null;
+                }
+                String option = "-" + written;                    // "-k" is no word, and all a question asks about
+                terms.putIfAbsent(option, option);
+                continue;
+            }
             // an acronym's plural is the acronym ("PDFs" meets "PDF"): too short for a stem to take its "s" off
             if (written.endsWith("s") && Character.isUpperCase(written.charAt(0))
                     && ACRONYMS.matcher(written).matches()) {
@@ -96,6 +108,22 @@ public final class QueryTerms {
             terms.putIfAbsent(stem(namePart), namePart);
         }
         return terms;
+    }
+
+    /**
+     * Whether a short word is a command-line option's letter: one or two letters or digits right after a single dash
+     * that starts a word ({@code -k}, {@code -j4}, {@code -9}, in back quotes or brackets too), as option lists and
+     * questions about them write it. Kept with its dash and its letter case ({@code -k} and {@code -K} differ), so
+     * "What does -k do?" meets "-k --keep: Keep input files" and no word with a "k" in it.
+     */
+    private static boolean isShortOption(String text, int start, String written) {
+        if (written.length() > 2 || start == 0 || text.charAt(start - 1) != '-') {
+            return false;
+        }
+        int end = start + written.length();
+        return (start == 1 || OPTION_BEFORE.indexOf(text.charAt(start - 2)) >= 0
+                || Character.isWhitespace(text.charAt(start - 2)))
+                && (end == text.length() || text.charAt(end) != '-');
     }
 
     /**

@@ -50,6 +50,18 @@ final class QueryTermsTest {
     }
 
     @Test
+    void words_keepAShortCommandLineOption_withItsDashAndCase() {
+        // "What does the -k option of bzip2 do?" quoted the -d option: "k" was too short to be a word
+        assertThat(QueryTerms.words("What does the -k option of bzip2 do?")).containsExactly(
+                Map.entry("-k", "-k"), Map.entry("option", "option"), Map.entry("bzip2", "bzip2"));
+        assertThat(QueryTerms.of("-k --keep: Keep (don't delete) input files")).contains("-k", "keep")
+                .doesNotContain("-K");
+        assertThat(QueryTerms.of("Run `make -j4` or (-9), then [-K]")).contains("-j4", "-9", "-K");
+        // a dash inside a word, a long option or a range is no short option
+        assertThat(QueryTerms.of("an x-ray of the T-1000 with --k and -k-means")).noneMatch(t -> t.startsWith("-"));
+    }
+
+    @Test
     void stem_mapsAWordsFormsToOneKey() {
         assertThat(List.of("purchase", "purchases", "purchased", "purchasing").stream().map(QueryTerms::stem)
                 .distinct()).containsExactly("purchas");
