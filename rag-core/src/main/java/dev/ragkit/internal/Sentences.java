@@ -47,7 +47,12 @@ public final class Sentences {
     public static final int INTRODUCED_LINES = 20;
 
     private static final Pattern LIST_ITEM = Pattern.compile("\\s*([-*+•]|\\d{1,3}[.)])\\s+\\S.*");
-    private static final Pattern RULE = Pattern.compile("\\s*([-*_]\\s*){3,}");
+    /** A thematic break ({@code ---}, {@code * * *}), or a title's underline in plain text or markdown ({@code ===}). */
+    private static final Pattern RULE = Pattern.compile("\\s*([-*_=]\\s*){3,}");
+    /** The underline that makes the line above it a title: {@code ====} or {@code ----}, nothing else on the line. */
+    private static final Pattern UNDERLINE = Pattern.compile(" {0,3}(=+|-+)\\s*");
+    /** An editor's mode line at the top of a plain-text file, which says how to edit it: {@code -*- text -*-}. */
+    private static final Pattern MODE_LINE = Pattern.compile("\\s*-\\*-.*-\\*-\\s*");
     private static final Pattern FENCE = Pattern.compile("\\s*(```|~~~).*");
     /**
      * A markdown link reference definition, which renders as nothing: {@code [label]: destination}, optionally with a
@@ -374,7 +379,8 @@ public final class Sentences {
 
     /** Whether a line (outside a fenced block) renders as no text: a link definition, a rule name, an anchor. */
     private static boolean rendersNothing(String line) {
-        return LINK_DEFINITION.matcher(line).matches() || MARKER.matcher(line).matches();
+        return LINK_DEFINITION.matcher(line).matches() || MARKER.matcher(line).matches()
+                || MODE_LINE.matcher(line).matches();
     }
 
     /** Line {@code i} of the passage as its blockquote holds it: without the {@code >} markers. */
@@ -528,7 +534,8 @@ public final class Sentences {
             }
         }
         for (int i = 0; i < kinds.length; i++) {
-            if (kinds[i] == Kind.PROSE && plainHeading(passage, lines, kinds, i)) {
+            if (kinds[i] == Kind.PROSE
+                    && (plainHeading(passage, lines, kinds, i) || underlined(passage, lines, kinds, i))) {
                 kinds[i] = Kind.HEADING;
             } else if (kinds[i] == Kind.PROSE && i > 0 && line(passage, lines, i).contains("|")
                     && (kinds[i - 1] == Kind.ROW || TABLE_RULE.matcher(line(passage, lines, i - 1)).matches())) {
@@ -758,6 +765,18 @@ public final class Sentences {
         String next = line(passage, lines, i + 1).strip();
         int first = next.codePointAt(0);
         return Character.isUpperCase(first) || Character.isDigit(first);
+    }
+
+    /**
+     * A title written over an underline ({@code GNU Wget} / {@code ========}, as plain-text READMEs and markdown's
+     * setext headings write one): one line of text, at the passage's start or after a blank line or a rule, whose
+     * next line is a run of {@code =} or {@code -} at least three long.
+     */
+    private static boolean underlined(String passage, List<int[]> lines, Kind[] kinds, int i) {
+        return i + 1 < kinds.length && kinds[i + 1] == Kind.RULE
+                && (i == 0 || kinds[i - 1] == Kind.BLANK || kinds[i - 1] == Kind.RULE)
+                && UNDERLINE.matcher(line(passage, lines, i + 1)).matches()
+                && line(passage, lines, i + 1).strip().length() >= 3;
     }
 
     /** BreakIterator's sentences of the characters [from, to), each trimmed. */

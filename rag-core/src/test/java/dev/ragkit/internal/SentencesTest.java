@@ -52,6 +52,18 @@ final class SentencesTest {
     }
 
     @Test
+    void of_anUnderlinedTitle_isAHeading_andAModeLineAndTheUnderlineRenderAsNothing() {
+        // GNU's plain-text READMEs: "-*- text -*- GNU Wget ======== Current Web home: …" was quoted as one sentence
+        String passage = "                 -*- text -*-\nGNU Wget\n========\n      Current Web home: https://example.org/\n\n"
+                + "GNU Wget is a free utility for\nnon-interactive download.\n\nWhy use man-db?\n---------------\n\n"
+                + "It caches pages.\n\n----\n\nThe end.";
+
+        assertThat(headings(passage, null)).containsExactly("GNU Wget", "Why use man-db?");
+        assertThat(texts(passage, null)).containsExactly("Current Web home: https://example.org/",
+                "GNU Wget is a free utility for non-interactive download.", "It caches pages.", "The end.");
+    }
+
+    @Test
     void of_htmlComments_renderAsNothing_alsoWhenAChunkStartsInsideOne() {
         // Node's API reference: each function's history as YAML in an HTML comment under its heading
         String passage = "### `subprocess.kill([signal])`\n\n<!-- YAML\nadded: v0.1.90\nchanges:\n"
