@@ -93,6 +93,32 @@ final class DocumentParsersTest {
     }
 
     @Test
+    void text_underlinedTitles_areSections_levelsInTheOrderTheirUnderlinesAppear() {
+        // man-db's FAQ as Debian ships it: a title over dashes, each question over equals signs
+        ParsedDocument doc = new TextDocumentParser().parse(source("man-db/FAQ", "Frequently Asked Questions\n"
+                + "--------------------------\n\nWhy use man-db?\n===============\n\nIt caches.\n\n"
+                + "Is it fast?\n===========\nYes.\n\nAppendix\n--------\nsee also\n---\n\nshort\n"
+                + "------------------------------\n\nA long title that a short line underlines\n===\n"));
+
+        assertThat(doc.sections()).containsExactly(
+                "Frequently Asked Questions", "Frequently Asked Questions", "Frequently Asked Questions",
+                "Frequently Asked Questions > Why use man-db?", "Frequently Asked Questions > Why use man-db?",
+                "Frequently Asked Questions > Why use man-db?", "Frequently Asked Questions > Why use man-db?",
+                "Frequently Asked Questions > Why use man-db?",
+                "Frequently Asked Questions > Is it fast?", "Frequently Asked Questions > Is it fast?",
+                "Frequently Asked Questions > Is it fast?", "Frequently Asked Questions > Is it fast?",
+                // a new title of the top level closes the levels under it
+                "Appendix", "Appendix",
+                // a line right after text is no title, though a rule follows it
+                "Appendix", "Appendix", "Appendix",
+                "short", "short", "short",
+                // an underline shorter than half its line is a rule, not a title's
+                "short", "short");
+        assertThat(new TextDocumentParser().parse(source("notes.txt", "plain\nlines\n")).sections())
+                .containsOnlyNulls();
+    }
+
+    @Test
     void text_longFirstLine_titleIsTheFileName() {
         assertThat(new TextDocumentParser().parse(source("logs/server.log", "x".repeat(300) + "\n")).title())
                 .isEqualTo("server");
