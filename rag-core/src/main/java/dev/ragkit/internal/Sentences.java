@@ -47,10 +47,16 @@ public final class Sentences {
     public static final int INTRODUCED_LINES = 20;
 
     private static final Pattern LIST_ITEM = Pattern.compile("\\s*([-*+•]|\\d{1,3}[.)])\\s+\\S.*");
-    /** A thematic break ({@code ---}, {@code * * *}), or a title's underline in plain text or markdown ({@code ===}). */
-    private static final Pattern RULE = Pattern.compile("\\s*([-*_=]\\s*){3,}");
-    /** The underline that makes the line above it a title: {@code ====} or {@code ----}, nothing else on the line. */
-    private static final Pattern UNDERLINE = Pattern.compile(" {0,3}(=+|-+)\\s*");
+    /**
+     * A thematic break ({@code ---}, {@code * * *}), or a title's underline in plain text or markdown ({@code ===},
+     * {@code ~~~} where it is no code fence).
+     */
+    private static final Pattern RULE = Pattern.compile("\\s*([-*_=~]\\s*){3,}");
+    /**
+     * The underline that makes the line above it a title: {@code ====}, {@code ----} or {@code ~~~~}, nothing else on
+     * the line.
+     */
+    private static final Pattern UNDERLINE = Pattern.compile(" {0,3}(=+|-+|~+)\\s*");
     /** An editor's mode line at the top of a plain-text file, which says how to edit it: {@code -*- text -*-}. */
     private static final Pattern MODE_LINE = Pattern.compile("\\s*-\\*-.*-\\*-\\s*");
     private static final Pattern FENCE = Pattern.compile("\\s*(```|~~~).*");
@@ -500,7 +506,7 @@ public final class Sentences {
         for (int i = 0; i < kinds.length; i++) {
             String line = line(passage, lines, i);
             String t = line.strip();
-            if (FENCE.matcher(line).matches() && !hidden) {
+            if ((fenced ? FENCE.matcher(line).matches() : fence(passage, lines, i)) && !hidden) {
                 fenced = !fenced;
                 kinds[i] = Kind.FENCE;
             } else if (fenced) {
@@ -657,7 +663,7 @@ public final class Sentences {
         int last = -1;
         int count = 0;
         for (int i = 0; i < lines.size(); i++) {
-            if (FENCE.matcher(line(passage, lines, i)).matches()) {
+            if (fence(passage, lines, i)) {
                 first = first < 0 ? i : first;
                 last = i;
                 count++;
@@ -698,7 +704,7 @@ public final class Sentences {
         for (int i = 0; i < lines.size(); i++) {
             String line = line(passage, lines, i);
             String t = line.strip();
-            if (FENCE.matcher(line).matches()) {
+            if (fence(passage, lines, i)) {
                 fenced = !fenced;
             } else if (!fenced && t.contains("<!--")) {
                 return false;
@@ -765,6 +771,26 @@ public final class Sentences {
         String next = line(passage, lines, i + 1).strip();
         int first = next.codePointAt(0);
         return Character.isUpperCase(first) || Character.isDigit(first);
+    }
+
+    /**
+     * Whether line {@code i} opens or closes a fenced code block: {@code ```} or {@code ~~~}, but not a run of tildes
+     * that underlines the line above it as a title ({@code Executive Summary} / {@code ~~~~~~~~~~~~~~~~~}, as
+     * valgrind's README and reStructuredText write titles): the title line alone after a blank line, the tildes at
+     * least as long as it.
+     */
+    private static boolean fence(String passage, List<int[]> lines, int i) {
+        String line = line(passage, lines, i);
+        if (!FENCE.matcher(line).matches()) {
+            return false;
+        }
+        String t = line.strip();
+        if (i == 0 || !t.chars().allMatch(c -> c == '~')) {
+            return true;
+        }
+        String title = line(passage, lines, i - 1).strip();
+        return title.isEmpty() || t.length() < title.length() || FENCE.matcher(title).matches()
+                || i > 1 && !line(passage, lines, i - 2).isBlank();
     }
 
     /**

@@ -59,6 +59,13 @@ final class SentencesTest {
                 + "It caches pages.\n\n----\n\nThe end.";
 
         assertThat(headings(passage, null)).containsExactly("GNU Wget", "Why use man-db?");
+        // valgrind's README underlines with tildes, which also open a code fence in markdown: a run at least as long
+        // as the title alone on its line above is an underline, a shorter one (or one after code) a fence
+        String tildes = "Executive Summary\n~~~~~~~~~~~~~~~~~\nValgrind is a framework.\nIt has tools.\n\n"
+                + "Run:\n~~~\nvalgrind ls -l\n~~~\n\nls\n~~~~\nDone here.";
+        assertThat(headings(tildes, null)).containsExactly("Executive Summary", "ls");
+        assertThat(texts(tildes, null)).containsExactly("Valgrind is a framework.", "It has tools.", "Run:",
+                "valgrind ls -l", "Done here.");
         assertThat(texts(passage, null)).containsExactly("Current Web home: https://example.org/",
                 "GNU Wget is a free utility for non-interactive download.", "It caches pages.", "The end.");
     }
