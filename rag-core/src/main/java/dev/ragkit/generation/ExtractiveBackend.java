@@ -58,7 +58,8 @@ import org.slf4j.LoggerFactory;
  * it when that one opens with a personal pronoun (the sentence naming "he" answers "who"); ties go to the earlier
  * block. A sentence holding the kind of answer an English question asks for ({@link AnswerKind}: a time for "when", a
  * number for "how many", a name the question lacks for "who", "what is the first name of" or "which country", a named
- * place after "in", "at" or "near" for "where") is worth {@value #KIND} more. A line of code is worth half as much
+ * place after "in", "at" or "near" for "where", the thing asked about before "is a" for "what is") is worth {@value
+ * #KIND} more. A line of code is worth half as much
  * ({@link #CODE_LINE}): a question in words is answered by prose, comments and docstrings first.
  *
  * <p>With an {@link Embedder} (a {@link dev.ragkit.RagPipeline} hands its own to an extractive backend built without

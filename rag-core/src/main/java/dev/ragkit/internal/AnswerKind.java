@@ -27,6 +27,11 @@ public enum AnswerKind {
      * ("in", "at", "near", "from" …).
      */
     PLACE,
+    /**
+     * "What is Valgrind?", "What are enzymes?": a sentence that says what the thing is — its name before "is a",
+     * "are the", "was one", "refers to" near the sentence's start.
+     */
+    DEFINITION,
     /** Any other question. */
     ANY;
 
@@ -40,6 +45,16 @@ public enum AnswerKind {
     private static final Pattern PERSON_QUESTION = Pattern.compile("^(who|whom|whose|(what|which)('s| is| was| are"
             + "| were)? (the )?((first|last|full|given|maiden|real|birth|middle|stage) )?names?)\\b");
     private static final Pattern PLACE_QUESTION = Pattern.compile("^where\\b");
+    /**
+     * "What is X?" about a thing of at most four words. Not "What is the smallest camcorder?", "What is the capital of
+     * …", "What is Paige's nickname?": those ask for something else that the thing has or is.
+     */
+    private static final Pattern DEFINITION_QUESTION = Pattern.compile("^what (is|are) (an? )?(?!the\\b)"
+            + "(?!.*(\\b(of|for|in|on|to|by|with|from|about)\\b|'s\\b))([^\\s?]+( [^\\s?]+){0,3})\\s*\\?*$");
+    /** Where a sentence starts saying what its subject is: "is a", "are the", "was one", "refers to". */
+    private static final Pattern COPULA = Pattern.compile("\\b(?:(?:is|are|was|were) (?:an?|the|one)|refers? to)\\b");
+    /** How far into a sentence its subject's "is a" may stand. */
+    private static final int MAX_SUBJECT = 120;
     private static final Pattern PLACE_NAME_QUESTION = Pattern.compile("^((in|at|from|to|on) )?(what|which) (country"
             + "|countries|city|cities|state|states|town|county|province|region|continent|island|village|river|sea"
             + "|ocean|mountain|capital|nation)\\b");
@@ -73,7 +88,10 @@ public enum AnswerKind {
         if (PERSON_QUESTION.matcher(q).find() || PLACE_NAME_QUESTION.matcher(q).find()) {
             return NAME;
         }
-        return PLACE_QUESTION.matcher(q).find() ? PLACE : ANY;
+        if (PLACE_QUESTION.matcher(q).find()) {
+            return PLACE;
+        }
+        return DEFINITION_QUESTION.matcher(q).matches() ? DEFINITION : ANY;
     }
 
     /**
@@ -101,6 +119,10 @@ public enum AnswerKind {
                 return nameNotAsked(CAPITALISED_WORD.matcher(text), 0, asked);
             case PLACE:
                 return nameNotAsked(PLACED.matcher(text), 1, asked);
+            case DEFINITION:
+                Matcher copula = COPULA.matcher(text);
+                return copula.find() && copula.start() <= MAX_SUBJECT && !asked.isEmpty()
+                        && QueryTerms.of(text.substring(0, copula.start())).containsAll(asked);
             default:
                 return false;
         }

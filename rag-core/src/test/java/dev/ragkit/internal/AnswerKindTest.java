@@ -26,7 +26,13 @@ final class AnswerKindTest {
         assertThat(AnswerKind.of("Where was the film shot?")).isEqualTo(AnswerKind.PLACE);
         assertThat(AnswerKind.of("In which country is Lake Malawi?")).isEqualTo(AnswerKind.NAME);
         assertThat(AnswerKind.of("what state is colby cheese from")).isEqualTo(AnswerKind.NAME);
-        assertThat(AnswerKind.of("What is a rift lake?")).isEqualTo(AnswerKind.ANY);
+        // "what is" a thing asks what it is; "what is the capital of" asks for something else
+        assertThat(AnswerKind.of("What is a rift lake?")).isEqualTo(AnswerKind.DEFINITION);
+        assertThat(AnswerKind.of("what are enzymes")).isEqualTo(AnswerKind.DEFINITION);
+        assertThat(AnswerKind.of("What is the capital of Malawi?")).isEqualTo(AnswerKind.ANY);
+        assertThat(AnswerKind.of("What is the smallest camcorder?")).isEqualTo(AnswerKind.ANY);
+        assertThat(AnswerKind.of("What is Paige's husband's nickname?")).isEqualTo(AnswerKind.ANY);
+        assertThat(AnswerKind.of("What is used to access the file if the key is lost?")).isEqualTo(AnswerKind.ANY);
         assertThat(AnswerKind.of("Whereas the law changed, what stayed?")).isEqualTo(AnswerKind.ANY);
         assertThat(AnswerKind.of("What is the namesake of the lake?")).isEqualTo(AnswerKind.ANY);
         assertThat(AnswerKind.of("Whenever the index changes, what happens?")).isEqualTo(AnswerKind.ANY);
@@ -76,6 +82,18 @@ final class AnswerKindTest {
         assertThat(AnswerKind.PLACE.heldBy("The film premiered on July 10, 2017.", asked)).isFalse();
         assertThat(AnswerKind.PLACE.heldBy("Filming of the Planet of the Apes sequel began late.", asked)).isFalse();
         assertThat(AnswerKind.PLACE.heldBy("The score was written by Michael Giacchino.", asked)).isFalse();
+    }
+
+    @Test
+    void heldBy_aDefinitionSaysWhatTheAskedThingIs() {
+        // "What is Valgrind?" quoted "If you are developing Valgrind, please read README_DEVELOPERS." first
+        Set<String> asked = QueryTerms.of("What is Valgrind?");
+        assertThat(AnswerKind.DEFINITION.heldBy("Valgrind is a framework for building dynamic analysis tools.", asked))
+                .isTrue();
+        assertThat(AnswerKind.DEFINITION.heldBy("The valgrind tool refers to memcheck.", asked)).isTrue();
+        assertThat(AnswerKind.DEFINITION.heldBy("If you are developing Valgrind, please read it.", asked)).isFalse();
+        assertThat(AnswerKind.DEFINITION.heldBy("It is a framework, as Valgrind's README says.", asked)).isFalse();
+        assertThat(AnswerKind.DEFINITION.heldBy("Valgrind is a framework.", Set.of())).isFalse();
     }
 
     @Test
