@@ -52,11 +52,6 @@ public final class Sentences {
      * {@code ~~~} where it is no code fence).
      */
     private static final Pattern RULE = Pattern.compile("\\s*([-*_=~]\\s*){3,}");
-    /**
-     * The underline that makes the line above it a title: {@code ====}, {@code ----} or {@code ~~~~}, nothing else on
-     * the line.
-     */
-    private static final Pattern UNDERLINE = Pattern.compile(" {0,3}(=+|-+|~+)\\s*");
     /** An editor's mode line at the top of a plain-text file, which says how to edit it: {@code -*- text -*-}. */
     private static final Pattern MODE_LINE = Pattern.compile("\\s*-\\*-.*-\\*-\\s*");
     private static final Pattern FENCE = Pattern.compile("\\s*(```|~~~).*");
@@ -794,15 +789,13 @@ public final class Sentences {
     }
 
     /**
-     * A title written over an underline ({@code GNU Wget} / {@code ========}, as plain-text READMEs and markdown's
-     * setext headings write one): one line of text, at the passage's start or after a blank line or a rule, whose
-     * next line is a run of {@code =} or {@code -} at least three long.
+     * A title written over an underline ({@code GNU Wget} / {@code ========}, {@link Underlines}): one line of text, at
+     * the passage's start or after a blank line or a rule, whose next line (a rule by its look) underlines it.
      */
     private static boolean underlined(String passage, List<int[]> lines, Kind[] kinds, int i) {
         return i + 1 < kinds.length && kinds[i + 1] == Kind.RULE
                 && (i == 0 || kinds[i - 1] == Kind.BLANK || kinds[i - 1] == Kind.RULE)
-                && UNDERLINE.matcher(line(passage, lines, i + 1)).matches()
-                && line(passage, lines, i + 1).strip().length() >= 3;
+                && Underlines.of(line(passage, lines, i), line(passage, lines, i + 1)) != 0;
     }
 
     /** BreakIterator's sentences of the characters [from, to), each trimmed. */

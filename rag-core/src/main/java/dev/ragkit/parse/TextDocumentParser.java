@@ -1,5 +1,6 @@
 package dev.ragkit.parse;
 
+import dev.ragkit.internal.Underlines;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -23,9 +24,6 @@ public final class TextDocumentParser implements DocumentParser {
     private static final int MAX_TITLE = 100;
     /** A line that is no title: an Emacs or vim mode line, or punctuation only. */
     private static final Pattern NO_TITLE = Pattern.compile("-\\*-.*-\\*-|(?:vim?|ex):.*|[\\p{Punct}\\s]+");
-    /** A title's underline: one of {@code = - ~} repeated, nothing else but trailing white space. */
-    private static final Pattern UNDERLINE = Pattern.compile("(=+|-+|~+)\\s*");
-    private static final int MIN_UNDERLINE = 3;
 
     /** Creates the parser. */
     public TextDocumentParser() {
@@ -87,18 +85,10 @@ public final class TextDocumentParser implements DocumentParser {
         return sections;
     }
 
-    /** The character underlining line {@code i} when it is a title, else 0. */
+    /** The character underlining line {@code i} when it is a title after a blank line or none, else 0. */
     private static char underlineOf(List<String> lines, int i) {
-        String title = lines.get(i).strip();
-        if (i + 1 >= lines.size() || title.isEmpty() || title.length() > MAX_TITLE || NO_TITLE.matcher(title).matches()
-                || i > 0 && !lines.get(i - 1).isBlank() && !NO_TITLE.matcher(lines.get(i - 1).strip()).matches()) {
-            return 0;
-        }
-        String under = lines.get(i + 1);
-        if (!UNDERLINE.matcher(under).matches()) {
-            return 0;
-        }
-        int length = under.strip().length();
-        return length >= MIN_UNDERLINE && 2 * length >= title.length() ? under.charAt(0) : 0;
+        boolean alone = i == 0 || lines.get(i - 1).isBlank() || NO_TITLE.matcher(lines.get(i - 1).strip()).matches();
+        return alone && i + 1 < lines.size() && !NO_TITLE.matcher(lines.get(i).strip()).matches()
+                ? Underlines.of(lines.get(i), lines.get(i + 1)) : 0;
     }
 }
