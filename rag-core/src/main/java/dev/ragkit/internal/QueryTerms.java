@@ -79,25 +79,21 @@ public final class QueryTerms {
         String namePart = null; // "full", "last" or "first", kept unless "name" follows
         while (word.find()) {
             String written = word.group();
-            if (isShortOption(plain, word.start(), written)) {
-                if (namePart != null) {
-                    terms.putIfAbsent(stem(namePart), namePart);
-                    namePart = null;
-                }
-                String option = "-" + written;                    // "-k" is no word, and all a question asks about
-                terms.putIfAbsent(option, option);
-                continue;
-            }
+            boolean option = isShortOption(plain, word.start(), written);
             // an acronym's plural is the acronym ("PDFs" meets "PDF"): too short for a stem to take its "s" off
-            if (written.endsWith("s") && Character.isUpperCase(written.charAt(0))
+            if (!option && written.endsWith("s") && Character.isUpperCase(written.charAt(0))
                     && ACRONYMS.matcher(written).matches()) {
                 written = written.substring(0, written.length() - 1);
             }
-            String w = written.toLowerCase(Locale.ROOT);
+            String w = option ? "-" + written : written.toLowerCase(Locale.ROOT);
             if (namePart != null && !w.equals("name") && !w.equals("names")) {
                 terms.putIfAbsent(stem(namePart), namePart);
             }
             namePart = NAME_PARTS.contains(w) ? w : null;
+            if (option) {
+                terms.putIfAbsent(w, w);                           // "-k" is no word, and all a question asks about
+                continue;
+            }
             boolean code = w.length() == 2 && CODE.matcher(written).matches();
             if (namePart == null && (w.length() >= KeyTerms.MIN_LENGTH || code) && !KeyTerms.STOP_WORDS.contains(w)
                     && !QUESTION_WORDS.contains(w) && !ANSWER_FORM_WORDS.contains(w)) {

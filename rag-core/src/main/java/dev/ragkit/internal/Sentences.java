@@ -779,13 +779,13 @@ public final class Sentences {
         if (!FENCE.matcher(line).matches()) {
             return false;
         }
-        String t = line.strip();
-        if (i == 0 || !t.chars().allMatch(c -> c == '~')) {
+        if (i == 0) {
             return true;
         }
-        String title = line(passage, lines, i - 1).strip();
-        return title.isEmpty() || t.length() < title.length() || FENCE.matcher(title).matches()
-                || i > 1 && !line(passage, lines, i - 2).isBlank();
+        String title = line(passage, lines, i - 1);
+        boolean underline = Underlines.of(title, line) == '~' && line.strip().length() >= title.strip().length()
+                && !FENCE.matcher(title).matches() && (i == 1 || line(passage, lines, i - 2).isBlank());
+        return !underline;
     }
 
     /**
