@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The languages of source files by their extension, as the code parser records them ({@code java}, {@code python},
- * {@code shell}, …): the one list that both the parser and the reading of its lines ({@link Sentences.Layout}) use.
+ * {@code shell}, …), and the extensions of plain text: the lists that both the parsers and the reading of their lines
+ * ({@link Sentences.Layout}) use.
  */
 public final class CodeLanguages {
 
@@ -32,7 +33,23 @@ public final class CodeLanguages {
     private static final Set<String> PROGRAMS = Set.of("java", "kotlin", "scala", "groovy", "javascript",
             "typescript", "go", "rust", "c", "cpp", "csharp", "swift", "php", "python", "ruby");
 
+    /** The extensions of plain text files, {@code ""} for a file without one (README, INSTALL). */
+    private static final Set<String> PLAIN_TEXT = Set.of("txt", "text", "log", "csv", "tsv", "");
+
     private CodeLanguages() {
+    }
+
+    /** @return the extensions of plain text files (lower case, without the dot; {@code ""} for none) */
+    public static Set<String> plainTextExtensions() {
+        return PLAIN_TEXT;
+    }
+
+    /**
+     * @param path a document's path
+     * @return whether its file's extension (in any letter case), or its lack of one, is plain text's
+     */
+    public static boolean isPlainText(String path) {
+        return PLAIN_TEXT.contains(extension(path));
     }
 
     /**
@@ -61,8 +78,13 @@ public final class CodeLanguages {
      * @return the language of its file's extension (in any letter case), or {@code null} when it is no source file's
      */
     public static @Nullable String ofPath(String path) {
+        return BY_EXTENSION.get(extension(path));
+    }
+
+    /** A path's extension in lower case, {@code ""} for none (a name's leading dot, {@code .bashrc}, starts none). */
+    private static String extension(String path) {
         String name = path.substring(path.lastIndexOf('/') + 1);
         int dot = name.lastIndexOf('.');
-        return dot > 0 ? BY_EXTENSION.get(name.substring(dot + 1).toLowerCase(Locale.ROOT)) : null;
+        return dot > 0 ? name.substring(dot + 1).toLowerCase(Locale.ROOT) : "";
     }
 }

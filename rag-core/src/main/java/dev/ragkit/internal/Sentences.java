@@ -165,8 +165,14 @@ public final class Sentences {
      * markers (a {@code #} starts a comment in Python, not a heading), and nothing is a heading, a list or a table.
      */
     public enum Layout {
-        /** Markdown, plain text, Word, HTML, PDF pages: paragraphs, headings, lists, tables. */
+        /** Markdown, Word, HTML, PDF pages: paragraphs, headings, lists, tables. */
         TEXT(null, false, false),
+        /**
+         * Plain text ({@link CodeLanguages#isPlainText}: {@code .txt}, {@code .log}, a file without an extension):
+         * as {@link #TEXT}, except that it is not markdown: a {@code #} line is a comment or a shell prompt, not a
+         * heading (its lines read together, apart from the prose around them), and {@code <!--} is text.
+         */
+        PLAIN(null, false, false),
         /** A sheet's rows or a slide's paragraphs ({@link PageKind#linesAreUnits()}): each line a unit. */
         LINES(null, false, false),
         /** Code whose comments are {@code //} and {@code /* … *}{@code /} (Java, C, JavaScript, Go, Rust, …). */
@@ -198,7 +204,8 @@ public final class Sentences {
          * @param path          the document's path (its extension names a language, {@link CodeLanguages}), or
          *                      {@code null}
          * @param linesAreUnits whether its lines are units of their own ({@link PageKind#linesAreUnits()})
-         * @return {@link #LINES} when they are, the code layout of the path's language, else {@link #TEXT}
+         * @return {@link #LINES} when they are, the code layout of the path's language, {@link #PLAIN} for a plain
+         *         text file, else {@link #TEXT}
          */
         public static Layout of(@Nullable String path, boolean linesAreUnits) {
             if (linesAreUnits) {
@@ -206,7 +213,7 @@ public final class Sentences {
             }
             String language = path == null ? null : CodeLanguages.ofPath(path);
             if (language == null) {
-                return TEXT;
+                return path != null && CodeLanguages.isPlainText(path) ? PLAIN : TEXT;
             }
             switch (language) {
                 case "python":
@@ -242,7 +249,7 @@ public final class Sentences {
         }
 
         boolean code() {
-            return this != TEXT && this != LINES;
+            return this != TEXT && this != PLAIN && this != LINES;
         }
     }
 
@@ -270,7 +277,7 @@ public final class Sentences {
         boolean linesAreUnits = layout.linesAreUnits();
         List<int[]> lines = lines(passage);
         Kind[] kinds = layout.code() ? classifyCode(passage, lines, layout)
-                : classify(passage, lines, lastPart(section));
+                : classify(passage, lines, lastPart(section), layout != Layout.PLAIN);
         int[][] shown = readable(passage, lines, kinds, layout);
         List<Sentence> out = new ArrayList<>();
         Sentence header = null;
@@ -356,7 +363,7 @@ public final class Sentences {
                 last = line(passage, lines, i).strip().startsWith(marker) ? i : -1;
             }
         } else if (TABLE_ROW.matcher(opening).matches()) {
-            Kind[] kinds = classify(passage, lines, null);
+            Kind[] kinds = classify(passage, lines, null, true);
             last = first;                                                     // its rows, its |---| line among them
             while (last + 1 < lines.size() && (kinds[last + 1] == Kind.ROW || kinds[last + 1] == Kind.HEADER_ROW
                     || TABLE_RULE.matcher(line(passage, lines, last + 1)).matches())) {
@@ -419,7 +426,8 @@ public final class Sentences {
     public static List<int[]> renderedLines(String text, Layout layout) {
         List<int[]> lines = lines(text);
         List<int[]> out = new ArrayList<>(lines.size());
-        Kind[] kinds = layout.code() ? classifyCode(text, lines, layout) : classify(text, lines, null);
+        Kind[] kinds = layout.code() ? classifyCode(text, lines, layout)
+                : classify(text, lines, null, layout != Layout.PLAIN);
         for (int[] line : readable(text, lines, kinds, layout)) {
             if (line != null) {
                 out.add(line);
@@ -493,11 +501,16 @@ public final class Sentences {
         return lines;
     }
 
-    private static Kind[] classify(String passage, List<int[]> lines, @Nullable String sectionTitle) {
+    /**
+     * The kind of each line of text ({@link Layout#TEXT}, or {@link Layout#PLAIN} when not {@code markdown}: then a
+     * {@code #} line is a comment, not a heading, and nothing is an HTML comment).
+     */
+    private static Kind[] classify(String passage, List<int[]> lines, @Nullable String sectionTitle,
+            boolean markdown) {
         Kind[] kinds = new Kind[lines.size()];
         boolean fenced = startsInsideAFence(passage, lines);             // a chunk cut a long code block
         boolean commented = startsInsideABlockComment(passage, lines, false);       // inside a block comment: /* … */
-        boolean hidden = startsInsideAnHtmlComment(passage, lines);                // inside <!-- … -->
+        boolean hidden = markdown && startsInsideAnHtmlComment(passage, lines);    // inside <!-- … -->
         for (int i = 0; i < kinds.length; i++) {
             String line = line(passage, lines, i);
             String t = line.strip();
@@ -506,7 +519,7 @@ public final class Sentences {
                 kinds[i] = Kind.FENCE;
             } else if (fenced) {
                 kinds[i] = t.isEmpty() ? Kind.BLANK : Kind.CODE;
-            } else if (hidden || t.startsWith("<!--")) {
+            } else if (hidden || markdown && t.startsWith("<!--")) {
                 kinds[i] = Kind.HIDDEN;
                 hidden = !t.substring(hidden ? 0 : 4).contains("-->");
             } else if (t.isEmpty()) {
@@ -514,8 +527,8 @@ public final class Sentences {
             } else if (commented || t.startsWith("/*")) {
                 kinds[i] = Kind.BLOCK_COMMENT;
                 commented = !t.substring(commented ? 0 : 2).contains("*/");
-            } else if (t.startsWith("#") && t.matches("#{1,6}(\\s.*)?")) {
-                kinds[i] = Kind.HEADING;
+            } else if (t.startsWith("#") && (!markdown || t.matches("#{1,6}(\\s.*)?"))) {
+                kinds[i] = markdown ? Kind.HEADING : Kind.COMMENT;
             } else if (RULE.matcher(line).matches() || TABLE_RULE.matcher(line).matches()
                     || DOT_LEADER.matcher(t).matches() || rendersNothing(line)) {
                 kinds[i] = Kind.RULE;

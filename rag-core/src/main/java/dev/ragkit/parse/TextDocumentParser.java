@@ -1,5 +1,6 @@
 package dev.ragkit.parse;
 
+import dev.ragkit.internal.CodeLanguages;
 import dev.ragkit.internal.Underlines;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,7 @@ public final class TextDocumentParser implements DocumentParser {
 
     @Override
     public Set<String> extensions() {
-        return Set.of("txt", "text", "log", "csv", "tsv", "");
+        return CodeLanguages.plainTextExtensions();
     }
 
     @Override

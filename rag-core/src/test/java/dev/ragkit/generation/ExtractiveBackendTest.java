@@ -528,6 +528,21 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_plainText_quotesAHashLine_whichMarkdownWouldReadAsAHeading() {
+        String text = "Installing\n==========\n\nThe library goes to /usr/local/lib by default.\n"
+                + "# set PREFIX=/opt/bzip2 to install the library somewhere else\nThen run ldconfig.";
+        StoredDocument d = document("bzip2/README", "Installing", text.length());
+        ContextBlock a = chunkOf(d, 0, text, 1, 6, "Installing", true);
+
+        ChatResult r = new ExtractiveBackend(3).chat(prompt(List.of(a), "How do I install the library somewhere else?"));
+
+        // read as markdown (a .md file's layout), the # line was a heading: never quoted
+        assertThat(quoteLines(r.text())).contains("- # set PREFIX=/opt/bzip2 to install the library"
+                + " somewhere else [SourceId: " + a.sourceId() + "]");
+        assertThat(r.text()).doesNotContain("somewhere else Then run");
+    }
+
+    @Test
     void chat_aCodeLineSharingTheQuestionsWords_isWorthHalfASentence_andQuotedOnlyWhenNothingElseHoldsThem() {
         // Node's API reference: the example's line holds as many of the question's words as the sentence, and
         // stands first

@@ -248,10 +248,31 @@ final class SentencesTest {
         assertThat(Sentences.Layout.of("docs/guide.md", false)).isEqualTo(Sentences.Layout.TEXT);
         assertThat(Sentences.Layout.of(null, false)).isEqualTo(Sentences.Layout.TEXT);
         assertThat(Sentences.Layout.of("deck.pptx", true)).isEqualTo(Sentences.Layout.LINES);
+        assertThat(Sentences.Layout.of("notes/INSTALL.TXT", false)).isEqualTo(Sentences.Layout.PLAIN);
+        assertThat(Sentences.Layout.of("bzip2/README", false)).isEqualTo(Sentences.Layout.PLAIN);
+        assertThat(Sentences.Layout.of("logs/app.log", false)).isEqualTo(Sentences.Layout.PLAIN);
+        assertThat(Sentences.Layout.of("home/.bashrc", false)).isEqualTo(Sentences.Layout.PLAIN);   // no extension
         String sh = "#!/bin/bash\n# Copies the database to S3\n# every night.\nset -e\n-- not sql here";
         assertThat(Sentences.of(sh, null, Sentences.Layout.HASH).stream().map(Sentences.Sentence::text))
                 .containsExactly("#!/bin/bash", "Copies the database to S3\nevery night.", "set -e",
                         "-- not sql here");
+    }
+
+    @Test
+    void of_plainText_readsAHashLineAsText_notAsAHeading_apartFromTheProseAroundIt() {
+        String txt = "Building\n========\n\nAs root, install it:\n# make install\n# ldconfig\n"
+                + "Then run the tests.\n<!-- kept as written -->";
+        List<Sentences.Sentence> plain = Sentences.of(txt, "Building", Sentences.Layout.PLAIN);
+        assertThat(plain.stream().map(Sentences.Sentence::text)).containsExactly("Building",
+                "As root, install it:", "# make install\n# ldconfig", "Then run the tests.",
+                "<!-- kept as written -->");
+        assertThat(plain.stream().filter(Sentences.Sentence::heading).map(Sentences.Sentence::text))
+                .containsExactly("Building");
+        // the same lines as markdown: the # lines are headings and the HTML comment renders as nothing
+        List<Sentences.Sentence> markdown = Sentences.of(txt, "Building", Sentences.Layout.TEXT);
+        assertThat(markdown.stream().filter(Sentences.Sentence::heading).map(Sentences.Sentence::text))
+                .containsExactly("Building", "# make install", "# ldconfig");
+        assertThat(markdown.stream().map(Sentences.Sentence::text)).doesNotContain("<!-- kept as written -->");
     }
 
     @Test
