@@ -54,10 +54,61 @@ public final class QueryTerms {
     private static final String[] ASCII_OF_UNMARKED = {"o", "O", "ae", "AE", "oe", "OE", "ss", "l", "L", "d", "D",
         "d", "D", "th", "TH", "i"};
     private static final int MIN_STEM = 4;
+    /**
+     * Forms of one word that no suffix rule joins, the base form first: English irregular verbs ("won" and "win",
+     * "wrote" and "written") and the nouns for who does a thing ("winner", "writer", "director"), so that "Who won the
+     * final?" meets "… defeated Mississippi State to win the championship" and "Who wrote it?" meets "written by".
+     * Forms that are as often another word are left out: "found" (of "find"), "left", "saw", "rose", "lead", "set",
+     * "means", "ruler".
+     */
+    private static final String[] FORMS = {
+        "win won winner winners", "sing sang sung singer singers", "write wrote written writer writers",
+        "begin began begun beginning", "run ran runner runners", "draw drew drawn", "give gave given",
+        "take took taken", "make made maker makers", "come came", "become became", "go went gone goes",
+        "get got gotten", "build built builder builders", "buy bought buyer buyers", "bring brought",
+        "catch caught", "choose chose chosen", "fight fought fighter fighters", "fall fell fallen",
+        "fly flew flown", "hold held holder holders", "keep kept keeper", "know knew known", "lose lost loser",
+        "meet met", "pay paid", "say said", "sell sold seller sellers", "send sent", "show showed shown",
+        "sink sank sunk", "speak spoke spoken speaker speakers", "spend spent", "stand stood", "steal stole stolen",
+        "strike struck", "swim swam swum swimmer swimmers", "teach taught teacher teachers", "tell told",
+        "think thought", "throw threw thrown", "wear wore worn", "grow grew grown", "break broke broken",
+        "drive drove driven driver drivers", "eat ate eaten", "forget forgot forgotten", "freeze froze frozen",
+        "hide hid hidden", "ride rode ridden rider riders", "shake shook shaken", "wake woke woken",
+        "direct director directors", "play player players", "found founder founders", "create creator creators",
+        "produce producer producers", "compose composer composers", "invent inventor inventors",
+        "own owner owners", "design designer designers", "paint painter painters", "discover discoverer",
+        "manage manager managers", "kill killer killers", "murder murderer murderers", "marry marriage"};
+    /** Each form of {@link #FORMS} with its base form. */
+    private static final Map<String, String> BASE_FORMS = baseForms();
     /** What may stand before a short option's dash besides white space: {@code `-k`}, {@code (-k)}, {@code [-k]}. */
     private static final String OPTION_BEFORE = "`([\"'";
 
     private QueryTerms() {
+    }
+
+    /**
+     * Each form of {@link #FORMS}, and the regular forms of each base that the suffix rules cut too short to join
+     * ("wins", "winning", "makes"), with its base form.
+     */
+    private static Map<String, String> baseForms() {
+        Map<String, String> bases = new HashMap<>();
+        for (String group : FORMS) {
+            String[] forms = group.split(" ");
+            for (String form : forms) {
+                if (bases.putIfAbsent(form, forms[0]) != null) {
+                    throw new IllegalStateException("the word form " + form + " is in two groups");
+                }
+            }
+        }
+        for (String group : FORMS) {
+            String base = group.substring(0, group.indexOf(' '));
+            String cut = base.endsWith("e") ? base.substring(0, base.length() - 1) : base;
+            for (String regular : List.of(base + "s", base + "es", cut + "ing",
+                    base + base.charAt(base.length() - 1) + "ing")) {
+                bases.putIfAbsent(regular, base);
+            }
+        }
+        return Map.copyOf(bases);
     }
 
     /**
@@ -190,12 +241,17 @@ public final class QueryTerms {
      * A rough stem: the first of {@code -ing}, {@code -ed}, {@code -es}, {@code -s}, {@code -ly} that the word ends
      * with is cut off when at least four characters remain, else a final {@code -e}. Crude, but applied alike to
      * questions and passages it only has to map a word's forms to one key ("configure", "configures", "configured",
-     * "configuring"), not to a dictionary word.
+     * "configuring"), not to a dictionary word. A form no suffix joins ({@link #FORMS}: "won", "written", "winner")
+     * takes its base form's stem.
      *
      * @param word a lower-case word
      * @return its stem
      */
     public static String stem(String word) {
+        String base = BASE_FORMS.get(word);
+        if (base != null && !base.equals(word)) {
+            return stem(base);
+        }
         for (String suffix : SUFFIXES) {
             if (word.endsWith(suffix) && word.length() - suffix.length() >= MIN_STEM) {
                 return word.substring(0, word.length() - suffix.length());

@@ -72,11 +72,29 @@ final class QueryTermsTest {
     }
 
     @Test
+    void stem_joinsIrregularFormsAndTheNounForWhoDoesIt_whichNoSuffixJoins() {
+        assertThat(List.of("win", "wins", "winning", "won", "winner", "winners").stream().map(QueryTerms::stem)
+                .distinct()).containsExactly("win");
+        assertThat(List.of("write", "writes", "wrote", "written", "writer").stream().map(QueryTerms::stem)
+                .distinct()).hasSize(1);
+        assertThat(List.of("make", "makes", "making", "made").stream().map(QueryTerms::stem).distinct()).hasSize(1);
+        assertThat(QueryTerms.stem("director")).isEqualTo(QueryTerms.stem("directed"));
+        // the question's word meets the answer's sentence
+        java.util.Set<String> shared = QueryTerms.of("who won the womens 2017 ncaa basketball tournament");
+        shared.retainAll(QueryTerms.of("South Carolina defeated Mississippi State to win the championship."));
+        assertThat(shared).containsExactly("win");
+        assertThat(QueryTerms.of("Who wrote the song?")).contains(QueryTerms.stem("written"));
+        // forms that are as often another word stay apart
+        assertThat(QueryTerms.stem("left")).isNotEqualTo(QueryTerms.stem("leave"));
+        assertThat(QueryTerms.stem("found")).isNotEqualTo(QueryTerms.stem("find"));
+    }
+
+    @Test
     void coverage_weighsRareWordsMost() {
         Map<String, Double> weights = QueryTerms.rarity(QueryTerms.of("Acme founder"),
                 List.of(QueryTerms.of("Acme and the founder"), QueryTerms.of("Acme shop"), QueryTerms.of("Acme")));
 
-        assertThat(weights.get("founder")).isGreaterThan(weights.get("acme"));
+        assertThat(weights.get(QueryTerms.stem("founder"))).isGreaterThan(weights.get("acme"));
         assertThat(QueryTerms.coverage(weights, QueryTerms.of("Acme shop"))).isLessThan(0.5);
         assertThat(QueryTerms.coverage(weights, QueryTerms.of("the founder of Acme"))).isEqualTo(1.0);
         assertThat(QueryTerms.coverage(Map.of(), QueryTerms.of("anything"))).isZero();
