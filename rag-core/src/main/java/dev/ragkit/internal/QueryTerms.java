@@ -78,7 +78,7 @@ public final class QueryTerms {
         "produce producer producers", "compose composer composers", "invent inventor inventors",
         "own owner owners", "design designer designers", "paint painter painters", "discover discoverer",
         "manage manager managers", "kill killer killers", "murder murderer murderers", "marry marriage"};
-    /** Each form of {@link #FORMS} with its base form. */
+    /** The word forms {@link #stem} takes to a base form ({@link #baseForms}). */
     private static final Map<String, String> BASE_FORMS = baseForms();
     /** What may stand before a short option's dash besides white space: {@code `-k`}, {@code (-k)}, {@code [-k]}. */
     private static final String OPTION_BEFORE = "`([\"'";
