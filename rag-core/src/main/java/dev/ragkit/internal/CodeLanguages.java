@@ -81,10 +81,23 @@ public final class CodeLanguages {
         return BY_EXTENSION.get(extension(path));
     }
 
-    /** A path's extension in lower case, {@code ""} for none (a name's leading dot, {@code .bashrc}, starts none). */
-    private static String extension(String path) {
-        String name = path.substring(path.lastIndexOf('/') + 1);
+    /**
+     * A path's extension as the parsers are chosen by it ({@code DocumentPaths.extension}, which calls this): lower
+     * case without the dot, {@code ""} for none (a name's leading dot, {@code .bashrc}, starts none); a file named
+     * {@code mbox} in a folder named {@code *.mbox} (Apple Mail's {@code Inbox.mbox/mbox}) has the extension
+     * {@code mbox}.
+     *
+     * @param path a document path
+     * @return its extension
+     */
+    public static String extension(String path) {
+        int slash = path.lastIndexOf('/');
+        String name = path.substring(slash + 1);
         int dot = name.lastIndexOf('.');
+        if (dot <= 0 && name.equals("mbox") && slash > 0
+                && path.substring(0, slash).toLowerCase(Locale.ROOT).endsWith(".mbox")) {
+            return "mbox";
+        }
         return dot > 0 ? name.substring(dot + 1).toLowerCase(Locale.ROOT) : "";
     }
 }

@@ -251,6 +251,11 @@ public final class Sentences {
         boolean code() {
             return this != TEXT && this != PLAIN && this != LINES;
         }
+
+        /** Whether its text lines are read as markdown: {@code #} headings, HTML comments (not in plain text). */
+        boolean markdown() {
+            return this != PLAIN;
+        }
     }
 
     /**
@@ -277,7 +282,7 @@ public final class Sentences {
         boolean linesAreUnits = layout.linesAreUnits();
         List<int[]> lines = lines(passage);
         Kind[] kinds = layout.code() ? classifyCode(passage, lines, layout)
-                : classify(passage, lines, lastPart(section), layout != Layout.PLAIN);
+                : classify(passage, lines, lastPart(section), layout.markdown());
         int[][] shown = readable(passage, lines, kinds, layout);
         List<Sentence> out = new ArrayList<>();
         Sentence header = null;
@@ -427,7 +432,7 @@ public final class Sentences {
         List<int[]> lines = lines(text);
         List<int[]> out = new ArrayList<>(lines.size());
         Kind[] kinds = layout.code() ? classifyCode(text, lines, layout)
-                : classify(text, lines, null, layout != Layout.PLAIN);
+                : classify(text, lines, null, layout.markdown());
         for (int[] line : readable(text, lines, kinds, layout)) {
             if (line != null) {
                 out.add(line);

@@ -1,5 +1,6 @@
 package dev.ragkit.parse;
 
+import dev.ragkit.internal.CodeLanguages;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -71,14 +72,7 @@ public final class DocumentPaths {
      *         has the extension {@code mbox}
      */
     public static String extension(String path) {
-        int slash = path.lastIndexOf('/');
-        String name = path.substring(slash + 1);
-        int dot = name.lastIndexOf('.');
-        if (dot <= 0 && name.equals("mbox") && slash > 0
-                && path.substring(0, slash).toLowerCase(java.util.Locale.ROOT).endsWith(".mbox")) {
-            return "mbox";
-        }
-        return dot > 0 ? name.substring(dot + 1).toLowerCase(java.util.Locale.ROOT) : "";
+        return CodeLanguages.extension(path);
     }
 
     /**

@@ -251,6 +251,8 @@ final class SentencesTest {
         assertThat(Sentences.Layout.of("notes/INSTALL.TXT", false)).isEqualTo(Sentences.Layout.PLAIN);
         assertThat(Sentences.Layout.of("bzip2/README", false)).isEqualTo(Sentences.Layout.PLAIN);
         assertThat(Sentences.Layout.of("logs/app.log", false)).isEqualTo(Sentences.Layout.PLAIN);
+        // the parsers' extension: Apple Mail's Inbox.mbox/mbox is mail, not a text file without an extension
+        assertThat(Sentences.Layout.of("mail/Inbox.mbox/mbox", false)).isEqualTo(Sentences.Layout.TEXT);
         assertThat(Sentences.Layout.of("home/.bashrc", false)).isEqualTo(Sentences.Layout.PLAIN);   // no extension
         String sh = "#!/bin/bash\n# Copies the database to S3\n# every night.\nset -e\n-- not sql here";
         assertThat(Sentences.of(sh, null, Sentences.Layout.HASH).stream().map(Sentences.Sentence::text))
