@@ -87,24 +87,42 @@ public final class SentenceEnds {
      * he", as paragraphs joined without a space read (scraped and extracted text). Not inside a dotted name
      * ({@code java.util.List is}, {@code e.g.The}), a call ({@code list.Add(x)}) or a file name ({@code notes.Txt.md}):
      * the word before must stand alone and the one after end before white space or punctuation that ends a clause.
+     * The chunker cuts windows by this rule; reading sentences to quote takes two more cases ({@link #gluedAt(String,
+     * int, boolean)}).
      *
      * @param text the text
      * @param end  the place: just after the punctuation (or its closing quote), before the capital
      * @return whether a sentence ends there
      */
     public static boolean gluedAt(String text, int end) {
+        return gluedAt(text, end, false);
+    }
+
+    /**
+     * {@link #gluedAt(String, int)}, and with {@code quoting} also after a word in quotes or brackets ({@code known
+     * as "friend".In the 1980s}) and before "A" or "I" ({@code lion preservation.A man-eating lion}). The chunker does
+     * not take these two (a window cut elsewhere costs nothing, and a changed chunking would re-embed every index:
+     * docs/design-notes.md); the sentences an answer quotes, read at query time, do.
+     *
+     * @param text    the text
+     * @param end     the place: just after the punctuation (or its closing quote), before the capital
+     * @param quoting whether the two cases count
+     * @return whether a sentence ends there
+     */
+    public static boolean gluedAt(String text, int end, boolean quoting) {
         if (end < 3 || end + 2 > text.length() || !Character.isUpperCase(text.charAt(end))
-                || !Character.isLowerCase(text.charAt(end + 1))) {
+                || !Character.isLowerCase(text.charAt(end + 1)) && !(quoting && oneLetterWord(text, end))) {
             return false;
         }
         int stop = beforeCloser(text, end - 1);
         if (stop < 2 || ".!?".indexOf(text.charAt(stop)) < 0) {
             return false;
         }
-        int word = wordStart(text, stop, true);
+        int last = quoting ? beforeCloser(text, stop - 1) : stop - 1;   // "a friend".In: the quote before the stop
+        int word = wordStart(text, last + 1, true);
         boolean standsAlone = word == 0 || Character.isWhitespace(text.charAt(word - 1))
                 || "(\"“'‘".indexOf(text.charAt(word - 1)) >= 0;
-        if (stop - word < 2 || !isLowerOrDigit(text.charAt(stop - 1)) || !isLowerOrDigit(text.charAt(stop - 2))
+        if (last - word < 1 || !isLowerOrDigit(text.charAt(last)) || !isLowerOrDigit(text.charAt(last - 1))
                 || !standsAlone) {
             return false;
         }
@@ -160,6 +178,12 @@ public final class SentenceEnds {
             word--;
         }
         return word;
+    }
+
+    /** "A" or "I" standing alone at {@code at}: a sentence's first word that no lower-case letter follows. */
+    private static boolean oneLetterWord(String text, int at) {
+        char c = text.charAt(at);
+        return (c == 'A' || c == 'I') && Character.isWhitespace(text.charAt(at + 1));
     }
 
     private static boolean isLowerOrDigit(char c) {

@@ -833,7 +833,7 @@ public final class Sentences {
                 continue;
             }
             for (int glued = start + 1; glued < end; glued++) {      // "a heretic.By 1672 he", which the JDK keeps
-                if (SentenceEnds.gluedAt(text, glued) || SentenceEnds.lineEndedAt(passage, from + glued)) {
+                if (SentenceEnds.gluedAt(text, glued, true) || SentenceEnds.lineEndedAt(passage, from + glued)) {
                     addProse(out, passage, lines, shown, from + start, from + glued, layout);
                     start = glued;
                 }

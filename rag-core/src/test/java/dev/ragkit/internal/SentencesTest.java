@@ -314,6 +314,19 @@ final class SentencesTest {
         assertThat(SentenceEnds.gluedAt("a heretic.By 1672", 9)).isFalse();   // not after the full stop
         assertThat(SentenceEnds.gluedAt("the U.S.Army base", 8)).isFalse();    // one letter before the stop
         assertThat(SentenceEnds.gluedAt("ends here.Nowhere", 10)).isTrue();    // the text's end after the word
+        // a word in quotes or brackets before the stop, and "A" or "I" as the next sentence's first word
+        assertThat(texts("Girls exchange tomo-choko, from tomo meaning \"friend\".In the 1980s it grew (in Japan)."
+                + "Diabetes is rare. It was about lion preservation.A man-eating lion was killed.", null))
+                .containsExactly("Girls exchange tomo-choko, from tomo meaning \"friend\".", "In the 1980s it grew (in "
+                        + "Japan).", "Diabetes is rare.", "It was about lion preservation.", "A man-eating lion was "
+                        + "killed.");
+        assertThat(SentenceEnds.gluedAt("made in the U.S.A and sold", 16, true)).isFalse();  // a letter before the stop
+        assertThat(SentenceEnds.gluedAt("see e.g.\"The manual\"", 9, true)).isFalse();
+        // the chunker's windows keep the narrower rule, so that no index is chunked anew for these two
+        assertThat(SentenceEnds.gluedAt("meaning \"friend\".In the", 17, true)).isTrue();
+        assertThat(SentenceEnds.gluedAt("meaning \"friend\".In the", 17)).isFalse();
+        assertThat(SentenceEnds.gluedAt("lion preservation.A man", 18, true)).isTrue();
+        assertThat(SentenceEnds.gluedAt("lion preservation.A man", 18)).isFalse();
     }
 
     @Test
