@@ -22,6 +22,7 @@ import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.jsoup.nodes.Node;
 import org.jsoup.nodes.TextNode;
+import org.jsoup.select.Elements;
 import org.jsoup.select.NodeFilter;
 import org.jsoup.select.NodeTraversor;
 import org.jspecify.annotations.Nullable;
@@ -51,11 +52,29 @@ public final class HtmlDocumentParser implements DocumentParser {
     /**
      * Elements that are not the page's text: scripts and styles, the site's navigation, header and footer, asides, and
      * a table of contents (DocBook's and Sphinx's {@code .toc} and {@code .toctree-wrapper}, AsciiDoc's {@code #toc},
-     * Pandoc's {@code #TOC}, {@code role="doc-toc"}), whose entries only repeat the headings.
+     * Pandoc's {@code #TOC}, {@code role="doc-toc"}), whose entries only repeat the headings, and a Texinfo manual's
+     * index of terms ({@code table.index-cp}, {@code table.cp-entries-printindex}) with its "Jump to: A C F" rows,
+     * whose entries only point.
      */
     private static final String BOILERPLATE = "script, style, noscript, svg, iframe, object, nav, aside, "
             + "footer, [role=navigation], [role=banner], [role=contentinfo], .toc, #toc, #TOC, [role=doc-toc], "
-            + ".toctree-wrapper";
+            + ".toctree-wrapper, table[class~=(?:^|\\s)(?:index-[a-z]{2}|[a-z]{2}-entries-printindex)(?:\\s|$)], "
+            + "table:has(a[class~=^summary-letter])";
+    /**
+     * A link to the page before, after or above this one, or to the manual's index or contents: the {@code rel} values
+     * HTML defines for moving through a manual (Texinfo writes them on every page), or an access key
+     * (DocBook's and Texinfo's {@code accesskey="n"}).
+     */
+    private static final String MOVE_LINK = "a[rel~=(?i)^(?:prev|previous|next|up|index|contents|start|first|last)$], "
+            + "a[accesskey]";
+    /** A word that names a move: a bar whose other links lack {@code rel} says what they are with it. */
+    private static final Pattern MOVE_WORD = Pattern.compile("(?i)\\b(?:next|previous|prev|up)\\b");
+    /** The labels a bar of such links carries beside them: "Next:", "Previous:", "Up:", "[Index]", "Prev | Home". */
+    private static final Pattern MOVE_LABEL = Pattern.compile("(?i)\\b(?:next|previous|prev|up|home|top|index|contents)"
+            + "\\b");
+    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
+    /** The most words of a manual's title a row of links to the next and previous page may hold beside them. */
+    private static final int MAX_TITLE_WORDS = 6;
     /** Elements a reader never sees; {@code hidden="until-found"} is content the browser's find reveals. */
     private static final String HIDDEN = "template, [hidden]:not([hidden=until-found]), [aria-hidden=true]";
     /** An inline style that hides the element: {@code display: none}, {@code visibility: hidden|collapse}. */
@@ -102,6 +121,7 @@ public final class HtmlDocumentParser implements DocumentParser {
         Element root = mainContent(page);
         root.select(BOILERPLATE).remove();
         page.select("body > header, body > div > header").remove();      // the site's banner, not the page's
+        removeMoveBars(root);
         Walker walker = new Walker(source);
         NodeTraversor.filter(walker, root);
         walker.flush();
@@ -129,6 +149,67 @@ public final class HtmlDocumentParser implements DocumentParser {
                 element.remove();
             }
         }
+    }
+
+    /**
+     * Removes the bars of links that move through a manual, written without {@code <nav>}: Texinfo's "Next: Thread
+     * Safety, Previous: The Closure API, Up: Using libffi [Index]" over every page, DocBook's Prev / Up / Next row. A
+     * bar is the paragraph, table row or division nearest to such a link ({@link #MOVE_LINK}) whose text besides its
+     * links' titles is only their labels, and whose links all move or are labelled so ("Previous: <a>Missing
+     * Features</a>, Up: <a>libffi</a>", as Texinfo writes the bar at a page's foot); a sentence that links to the next
+     * chapter is no bar.
+     */
+    private static void removeMoveBars(Element root) {
+        for (Element link : root.select(MOVE_LINK)) {
+            Element bar = link.parent();
+            while (bar != null && bar != root && !bar.is("p, div, tr, td, th, li")) {
+                bar = bar.parent();
+            }
+            if (bar == null || bar == root || !within(bar, root)) {
+                continue;                                                   // removed with an earlier bar
+            }
+            Element row = bar.is("td, th") ? bar.closest("tr") : null;
+            if (row != null && isBar(row, MAX_TITLE_WORDS)) {
+                row.remove();                                               // the links and the manual's title
+            } else if (isBar(bar, 0)) {
+                bar.remove();
+            }
+        }
+    }
+
+    /**
+     * Whether {@code bar}'s links all move (or are labelled as moves) and its text besides their titles and labels
+     * holds at most {@code words} words: none for a bar of links, a few for a table row of at least two moving links
+     * around the manual's title (DocBook's and gtk-doc's "Prev Up Home | Valgrind User Manual | Next").
+     */
+    private static boolean isBar(Element bar, int words) {
+        Elements links = bar.select("a[href]");
+        StringBuilder rest = new StringBuilder(bar.text());
+        int moves = 0;
+        for (Element a : links) {
+            moves += a.is(MOVE_LINK) ? 1 : 0;
+            int at = rest.indexOf(a.text());
+            if (!a.text().isEmpty() && at >= 0) {
+                rest.delete(at, at + a.text().length());
+            }
+        }
+        int left = 0;
+        for (Matcher word = WORD.matcher(MOVE_LABEL.matcher(rest).replaceAll(" ")); word.find(); ) {
+            left++;
+        }
+        if (words > 0) {
+            return moves == links.size() && moves >= 2 && left <= words;
+        }
+        return left == 0 && moves > 0 && (moves == links.size() || MOVE_WORD.matcher(rest).find());
+    }
+
+    private static boolean within(Element element, Element root) {
+        for (Element e = element; e != null; e = e.parent()) {
+            if (e == root) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Element mainContent(Document page) {

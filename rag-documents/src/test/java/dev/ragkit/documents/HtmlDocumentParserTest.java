@@ -78,6 +78,38 @@ class HtmlDocumentParserTest {
     }
 
     @Test
+    void aBarOfLinksToTheNextAndPreviousPage_isNoText_butASentenceLinkingToTheNextPageIs() {
+        // as Texinfo writes every page of a GNU manual (libffi's), and a DocBook navigation row
+        String html = "<html><body><div class=\"section\"><div class=\"header\"><p>Next: <a href=\"Closure-API.html\" "
+                + "accesskey=\"n\" rel=\"next\">The Closure API</a>, Previous: <a href=\"Types.html\" rel=\"prev\">Types"
+                + "</a>, Up: <a href=\"Using.html\" rel=\"up\">Using libffi</a> &nbsp; [<a href=\"Index.html\" "
+                + "rel=\"index\">Index</a>]</p></div><hr><h3>2.7 Thread Safety</h3><p>libffi is not completely "
+                + "thread-safe.</p><table><tr><td><a accesskey=\"p\" href=\"a.html\">Prev</a> | <a accesskey=\"u\" "
+                + "href=\"b.html\">Up</a></td></tr></table><p>See <a href=\"Closure-API.html\" rel=\"next\">the next "
+                + "section</a> for closures.</p><div class=\"header\"><p>Previous: <a href=\"Types.html\">Types</a>, "
+                + "Up: <a href=\"Using.html\">Using libffi</a> [<a href=\"Index.html\" rel=\"index\">Index</a>]</p>"
+                + "</div><table class=\"nav\"><tr><td><a accesskey=\"p\" href=\"a.html\"><img alt=\"Prev\"></a></td>"
+                + "<td><a accesskey=\"u\" href=\"b.html\"><img alt=\"Up\"></a></td><th>Valgrind User Manual</th><td>"
+                + "<a accesskey=\"n\" href=\"c.html\"><img alt=\"Next\"></a></td></tr></table></div></body></html>";
+
+        assertThat(textLines(html)).containsExactly("2.7 Thread Safety", "libffi is not completely thread-safe.",
+                "See the next section for closures.");
+    }
+
+    @Test
+    void aManualsIndexOfTerms_isNoText() {
+        // Texinfo's index page: a "Jump to" row of letters, then the entries, each pointing at a section
+        String html = "<html><body><h2>Index</h2><p>Terms by section.</p><table><tr><th>Jump to:</th><td>"
+                + "<a class=\"summary-letter\" href=\"#A\"><b>A</b></a></td></tr></table>"
+                + "<table class=\"index-cp\" border=\"0\"><tr><th>Index Entry</th><th>Section</th></tr><tr><td>"
+                + "<a href=\"Intro.html#index-ABI\">ABI</a>:</td><td><a href=\"Intro.html\">Introduction</a></td></tr>"
+                + "</table><table class=\"fn-entries-printindex\"><tr><td><a href=\"a.html\">ffi_call</a></td></tr>"
+                + "</table><table class=\"versions\"><tr><td>3.4</td><td>current</td></tr></table></body></html>";
+
+        assertThat(textLines(html)).containsExactly("Index", "Terms by section.", "3.4 | current");
+    }
+
+    @Test
     void preformattedTextIsAFencedBlock_namedByItsLanguageClass_readAsCodeAfterTheSentenceIntroducingIt() {
         // as mdBook writes the Rust book: a sentence ending in a colon, then the command and its output in a <pre>
         String html = "<html><body><main><p>To check whether Rust is installed, enter this line:</p>"
