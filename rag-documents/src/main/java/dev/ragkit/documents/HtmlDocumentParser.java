@@ -65,8 +65,8 @@ public final class HtmlDocumentParser implements DocumentParser {
      * HTML defines for moving through a manual (Texinfo writes them on every page), or an access key
      * (DocBook's and Texinfo's {@code accesskey="n"}).
      */
-    private static final String MOVE_LINK = "a[rel~=(?i)^(?:prev|previous|next|up|index|contents|start|first|last)$], "
-            + "a[accesskey]";
+    private static final String MOVE_LINK = "a[rel~=(?i)(?:^|\\s)(?:prev|previous|next|up|index|contents|start|first"
+            + "|last)(?:\\s|$)], a[accesskey]";
     /** A word that names a move: a bar whose other links lack {@code rel} says what they are with it. */
     private static final Pattern MOVE_WORD = Pattern.compile("(?i)\\b(?:next|previous|prev|up)\\b");
     /** The labels a bar of such links carries beside them: "Next:", "Previous:", "Up:", "[Index]", "Prev | Home". */
