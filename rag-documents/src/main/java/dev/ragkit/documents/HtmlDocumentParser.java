@@ -165,7 +165,7 @@ public final class HtmlDocumentParser implements DocumentParser {
             while (bar != null && bar != root && !bar.is("p, div, tr, td, th, li")) {
                 bar = bar.parent();
             }
-            if (bar == null || bar == root || !within(bar, root)) {
+            if (bar == null || bar == root || bar.ownerDocument() == null) {
                 continue;                                                   // removed with an earlier bar
             }
             Element row = bar.is("td, th") ? bar.closest("tr") : null;
@@ -201,15 +201,6 @@ public final class HtmlDocumentParser implements DocumentParser {
             return moves == links.size() && moves >= 2 && left <= words;
         }
         return left == 0 && moves > 0 && (moves == links.size() || MOVE_WORD.matcher(rest).find());
-    }
-
-    private static boolean within(Element element, Element root) {
-        for (Element e = element; e != null; e = e.parent()) {
-            if (e == root) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static Element mainContent(Document page) {

@@ -81,17 +81,18 @@ class HtmlDocumentParserTest {
     void aBarOfLinksToTheNextAndPreviousPage_isNoText_butASentenceLinkingToTheNextPageIs() {
         // as Texinfo writes every page of a GNU manual (libffi's), and a DocBook navigation row
         String html = "<html><body><div class=\"section\"><div class=\"header\"><p>Next: <a href=\"Closure-API.html\" "
-                + "accesskey=\"n\" rel=\"next\">The Closure API</a>, Previous: <a href=\"Types.html\" rel=\"prev nofollow\">Types"
-                + "</a>, Up: <a href=\"Using.html\" rel=\"up\">Using libffi</a> &nbsp; [<a href=\"Index.html\" "
-                + "rel=\"index\">Index</a>]</p></div><hr><h3>2.7 Thread Safety</h3><p>libffi is not completely "
-                + "thread-safe.</p><table><tr><td><a accesskey=\"p\" href=\"a.html\">Prev</a> | <a accesskey=\"u\" "
-                + "href=\"b.html\">Up</a></td></tr></table><p>See <a href=\"Closure-API.html\" rel=\"next\">the next "
-                + "section</a> for closures.</p><p><a href=\"p1.html\" rel=\"prev nofollow\">« Older</a> | <a "
-                + "href=\"p3.html\" rel=\"next nofollow\">Newer »</a></p><div class=\"header\"><p>Previous: <a href=\"Types.html\">Types</a>, "
-                + "Up: <a href=\"Using.html\">Using libffi</a> [<a href=\"Index.html\" rel=\"index\">Index</a>]</p>"
-                + "</div><table class=\"nav\"><tr><td><a accesskey=\"p\" href=\"a.html\"><img alt=\"Prev\"></a></td>"
-                + "<td><a accesskey=\"u\" href=\"b.html\"><img alt=\"Up\"></a></td><th>Valgrind User Manual</th><td>"
-                + "<a accesskey=\"n\" href=\"c.html\"><img alt=\"Next\"></a></td></tr></table></div></body></html>";
+                + "accesskey=\"n\" rel=\"next\">The Closure API</a>, Previous: <a href=\"Types.html\" "
+                + "rel=\"prev nofollow\">Types</a>, Up: <a href=\"Using.html\" rel=\"up\">Using libffi</a> &nbsp; "
+                + "[<a href=\"Index.html\" rel=\"index\">Index</a>]</p></div><hr><h3>2.7 Thread Safety</h3><p>libffi "
+                + "is not completely thread-safe.</p><table><tr><td><a accesskey=\"p\" href=\"a.html\">Prev</a> | "
+                + "<a accesskey=\"u\" href=\"b.html\">Up</a></td></tr></table><p>See <a href=\"Closure-API.html\" "
+                + "rel=\"next\">the next section</a> for closures.</p><p><a href=\"p1.html\" rel=\"prev nofollow\">"
+                + "« Older</a> | <a href=\"p3.html\" rel=\"next nofollow\">Newer »</a></p><div class=\"header\"><p>"
+                + "Previous: <a href=\"Types.html\">Types</a>, Up: <a href=\"Using.html\">Using libffi</a> [<a "
+                + "href=\"Index.html\" rel=\"index\">Index</a>]</p></div><table class=\"nav\"><tr><td><a "
+                + "accesskey=\"p\" href=\"a.html\"><img alt=\"Prev\"></a></td><td><a accesskey=\"u\" href=\"b.html\">"
+                + "<img alt=\"Up\"></a></td><th>Valgrind User Manual</th><td><a accesskey=\"n\" href=\"c.html\"><img "
+                + "alt=\"Next\"></a></td></tr></table></div></body></html>";
 
         assertThat(textLines(html)).containsExactly("2.7 Thread Safety", "libffi is not completely thread-safe.",
                 "See the next section for closures.");
