@@ -260,7 +260,8 @@ public final class ExtractiveBackend implements LlmBackend {
      * {@code null}).
      */
     private record Block(String sourceId, @Nullable String page, PageKind kind, Sentences.Layout layout,
-            @Nullable String section, String text, int firstLine, int lastLine, @Nullable String name) {
+            @Nullable String section, String text, int firstLine, int lastLine, @Nullable String name,
+            @Nullable String title) {
         /** @return how a quoted sentence names its place, e.g. {@code  (p. 12)}; empty without a page */
         String place() {
             return page == null ? "" : " (" + kind.at(page, section) + ")";
@@ -571,10 +572,11 @@ public final class ExtractiveBackend implements LlmBackend {
     /**
      * Each sentence's word worth: the share of the question's weighted words it and the heading it stands under hold
      * (the last part of the passage's section until a heading line of the passage, then that heading's; a table's
-     * header row is no such heading), and at least {@value
-     * #CONTINUATION} of that of the sentence before it in its paragraph, or of the sentence after it when that one
-     * opens with a personal pronoun ("Jack Lord was an actor. He played Steve McGarrett."). Headings pass nothing on.
-     * A sentence introducing a code block or list holds the words of the block too (quoted with it, it answers with
+     * header row is no such heading), with its document's title's when it holds any (every sentence of a document
+     * stands under its title, so the title's words say which document, not which of its sentences), and at least
+     * {@value #CONTINUATION} of that of the sentence before it in its paragraph, or of the sentence after it when that
+     * one opens with a personal pronoun ("Jack Lord was an actor. He played Steve McGarrett."). Headings pass nothing
+     * on. A sentence introducing a code block or list holds the words of the block too (quoted with it, it answers with
      * them).
      *
      * Sentences that {@link #standsAlone} pass nothing on and are passed nothing.
@@ -587,6 +589,8 @@ public final class ExtractiveBackend implements LlmBackend {
         String section = block.section();
         // the words of the heading a sentence stands under: the passage's section, then each heading in it
         Set<String> under = section == null ? Set.of() : QueryTerms.of(section.substring(section.lastIndexOf('>') + 1));
+        // and the document's title, which every sentence stands under: it tells the document, not the sentence
+        Set<String> titled = block.title() == null ? Set.of() : QueryTerms.of(block.title());
         for (int i = 0; i < own.length; i++) {
             Sentences.Sentence s = sentences.get(i);
             if (s.heading() && !s.row()) {
@@ -596,6 +600,10 @@ public final class ExtractiveBackend implements LlmBackend {
             Set<String> terms = QueryTerms.of(follow == null ? s.read() : s.read() + "\n" + follow.text());
             terms.addAll(under);
             terms.retainAll(asked);
+            if (!terms.isEmpty()) {                     // the title lifts a sentence that matches, and makes none match
+                terms.addAll(titled);
+                terms.retainAll(asked);
+            }
             own[i] = s.heading() || terms.isEmpty() ? 0 : QueryTerms.coverage(weights, terms);
         }
         double[] worth = own.clone();
@@ -747,7 +755,7 @@ public final class ExtractiveBackend implements LlmBackend {
             String path = header.get("Path");
             blocks.add(new Block(sourceId, page, kind, Sentences.Layout.of(path, kind.linesAreUnits()),
                     header.get("Section"), CUT_MARKER.matcher(body).replaceAll(""), first, last,
-                    name(header.get("Title"), path)));
+                    name(header.get("Title"), path), header.get("Title")));
         }
         return blocks;
     }

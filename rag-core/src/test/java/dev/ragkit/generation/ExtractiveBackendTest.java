@@ -621,6 +621,22 @@ final class ExtractiveBackendTest {
     }
 
     @Test
+    void chat_theTitlesWordsAreHeldByEverySentenceOfTheDocument_soTheyTellNoSentenceOfItFromAnother() {
+        // "the shared MIME database" names the specification; "default priority" names the sentence that answers
+        StoredDocument d = document("spec/shared-mime-info.md", "Shared MIME-info Database", 200);
+        ContextBlock intro = chunkOf(d, 0, "This is version 0.21 of the Shared MIME-info Database specification.",
+                3, 3, "1. Introduction", true);
+        ContextBlock rules = chunkOf(d, 1, "Magic elements hold match patterns. The default priority value is 50.",
+                9, 9, "2.2. The source XML files", true);
+
+        String answer = new ExtractiveBackend(1).chat(prompt(List.of(intro, rules),
+                "What is the default priority of magic rules in the shared MIME database?")).text();
+
+        assertThat(quoteLines(answer)).containsExactly(
+                "- The default priority value is 50. [SourceId: " + rules.sourceId() + "]");
+    }
+
+    @Test
     void chat_atMostTheConfiguredSentences_inContextOrder() {
         ContextBlock a = block("a.md", "Keys rotate daily. Keys rotate weekly keys. Keys expire.");
         ChatResult r = new ExtractiveBackend(2).chat(prompt(List.of(a), "keys rotate weekly"));
