@@ -256,12 +256,16 @@ public final class ExtractiveBackend implements LlmBackend {
 
     /**
      * One block of the prompt: its SourceId, page (and what a page is), section, text, the document lines it spans
-     * ({@code firstLine} -1 when the prompt does not say) and how an answer names its document ({@link #name}, or
-     * {@code null}).
+     * ({@code firstLine} -1 when the prompt does not say), and its document's title and path as the header gives them.
      */
     private record Block(String sourceId, @Nullable String page, PageKind kind, Sentences.Layout layout,
-            @Nullable String section, String text, int firstLine, int lastLine, @Nullable String name,
-            @Nullable String title) {
+            @Nullable String section, String text, int firstLine, int lastLine, @Nullable String title,
+            @Nullable String path) {
+        /** @return how an answer names the block's document ({@link ExtractiveBackend#name}), or {@code null} */
+        @Nullable String name() {
+            return ExtractiveBackend.name(title, path);
+        }
+
         /** @return how a quoted sentence names its place, e.g. {@code  (p. 12)}; empty without a page */
         String place() {
             return page == null ? "" : " (" + kind.at(page, section) + ")";
@@ -590,7 +594,8 @@ public final class ExtractiveBackend implements LlmBackend {
         // the words of the heading a sentence stands under: the passage's section, then each heading in it
         Set<String> under = section == null ? Set.of() : QueryTerms.of(section.substring(section.lastIndexOf('>') + 1));
         // and the document's title, which every sentence stands under: it tells the document, not the sentence
-        Set<String> titled = block.title() == null ? Set.of() : QueryTerms.of(block.title());
+        Set<String> titled = block.title() == null ? new HashSet<>() : QueryTerms.of(block.title());
+        titled.retainAll(asked);
         for (int i = 0; i < own.length; i++) {
             Sentences.Sentence s = sentences.get(i);
             if (s.heading() && !s.row()) {
@@ -602,7 +607,6 @@ public final class ExtractiveBackend implements LlmBackend {
             terms.retainAll(asked);
             if (!terms.isEmpty()) {                     // the title lifts a sentence that matches, and makes none match
                 terms.addAll(titled);
-                terms.retainAll(asked);
             }
             own[i] = s.heading() || terms.isEmpty() ? 0 : QueryTerms.coverage(weights, terms);
         }
@@ -755,7 +759,7 @@ public final class ExtractiveBackend implements LlmBackend {
             String path = header.get("Path");
             blocks.add(new Block(sourceId, page, kind, Sentences.Layout.of(path, kind.linesAreUnits()),
                     header.get("Section"), CUT_MARKER.matcher(body).replaceAll(""), first, last,
-                    name(header.get("Title"), path), header.get("Title")));
+                    header.get("Title"), path));
         }
         return blocks;
     }
