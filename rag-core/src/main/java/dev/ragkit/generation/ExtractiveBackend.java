@@ -337,7 +337,7 @@ public final class ExtractiveBackend implements LlmBackend {
         Set<String> asked = QueryTerms.of(question);
         List<Set<String>> blockTerms = new ArrayList<>();
         for (Block b : blocks) {
-            blockTerms.add(QueryTerms.of(b.text()));
+            blockTerms.add(QueryTerms.inPassage(b.text()));
         }
         Map<String, Double> weights = QueryTerms.rarity(asked, blockTerms);
         AnswerKind kind = AnswerKind.of(question);
@@ -592,17 +592,18 @@ public final class ExtractiveBackend implements LlmBackend {
         double[] own = new double[sentences.size()];
         String section = block.section();
         // the words of the heading a sentence stands under: the passage's section, then each heading in it
-        Set<String> under = section == null ? Set.of() : QueryTerms.of(section.substring(section.lastIndexOf('>') + 1));
+        Set<String> under = section == null ? Set.of()
+                : QueryTerms.inPassage(section.substring(section.lastIndexOf('>') + 1));
         // and the document's title, which every sentence stands under: it tells the document, not the sentence
-        Set<String> titled = block.title() == null ? new HashSet<>() : QueryTerms.of(block.title());
+        Set<String> titled = block.title() == null ? new HashSet<>() : QueryTerms.inPassage(block.title());
         titled.retainAll(asked);
         for (int i = 0; i < own.length; i++) {
             Sentences.Sentence s = sentences.get(i);
             if (s.heading() && !s.row()) {
-                under = QueryTerms.of(s.text());
+                under = QueryTerms.inPassage(s.text());
             }
             Beside follow = follows.get(i);
-            Set<String> terms = QueryTerms.of(follow == null ? s.read() : s.read() + "\n" + follow.text());
+            Set<String> terms = QueryTerms.inPassage(follow == null ? s.read() : s.read() + "\n" + follow.text());
             terms.addAll(under);
             terms.retainAll(asked);
             if (!terms.isEmpty()) {                     // the title lifts a sentence that matches, and makes none match

@@ -87,7 +87,7 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
         int quotedBlocks = 0;
         List<Set<String>> blockTerms = new ArrayList<>();
         for (ContextBlock block : used) {
-            blockTerms.add(QueryTerms.of(block.text()));
+            blockTerms.add(QueryTerms.inPassage(block.text()));
             double match = matchOf(block, matchOfDocument);
             if (evidence.cited().contains(block.sourceId()) && !Double.isNaN(match)) {
                 sum += match;
@@ -97,7 +97,7 @@ final class HybridConfidenceScorer implements ConfidenceScorer {
         double retrieval = quotedBlocks == 0 ? 0 : clamp01(sum / quotedBlocks);
         Map<String, Double> weights = QueryTerms.rarity(QueryTerms.of(evidence.question()), blockTerms);
         double coverage = QueryTerms.coverage(weights,
-                QueryTerms.of(MARKER.matcher(evidence.answer()).replaceAll(" ")));
+                QueryTerms.inPassage(MARKER.matcher(evidence.answer()).replaceAll(" ")));
         List<Double> similarity = evidence.quoteSimilarity();
         double logit;
         String formula;

@@ -58,7 +58,7 @@ final class SupportingLines {
             if (s.heading()) {
                 continue;
             }
-            Set<String> terms = QueryTerms.of(s.text());
+            Set<String> terms = QueryTerms.inPassage(s.text());
             terms.retainAll(said);
             if (terms.size() > bestShared) {
                 best = s;

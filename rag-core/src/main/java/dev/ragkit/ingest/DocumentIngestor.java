@@ -111,9 +111,10 @@ public final class DocumentIngestor {
      * The version {@value #READER_KEY} records; raised whenever a parser or the chunker RagKit ships changes the text,
      * lines or sections it makes of some document. 2: HTML definition lists and tables of contents, PDF running
      * headers, a text file's title past a mode line (twenty-fourth session); 3: an HTML manual's bar of links to the
-     * next and previous page is no text (twenty-eighth session); documents without the key were read by version 1.
+     * next and previous page is no text (twenty-eighth session); 4: a declaration's doc comment and annotations are
+     * in its section in code (twenty-ninth session); documents without the key were read by version 1.
      */
-    public static final int READER_VERSION = 3;
+    public static final int READER_VERSION = 4;
     /** The default number of chunk texts per {@link Embedder#embed} call. */
     public static final int DEFAULT_BATCH_SIZE = 64;
     /** The default time one parse may take. */

@@ -122,7 +122,7 @@ public enum AnswerKind {
             case DEFINITION:
                 Matcher copula = COPULA.matcher(text);
                 return copula.find() && copula.start() <= MAX_SUBJECT && !asked.isEmpty()
-                        && QueryTerms.of(text.substring(0, copula.start())).containsAll(asked);
+                        && QueryTerms.inPassage(text.substring(0, copula.start())).containsAll(asked);
             default:
                 return false;
         }

@@ -1,6 +1,7 @@
 package dev.ragkit.internal;
 
 import java.text.Normalizer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -18,7 +19,7 @@ import java.util.regex.Pattern;
  * — no stop word), without question words and without the words that say what form the answer takes ({@link
  * #ANSWER_FORM_WORDS}), each cut to a rough stem so that "purchases" meets "purchased" ({@link #stem}), read from
  * the text with its accents taken off ({@link #folded}: "Beyonce" meets "Beyoncé"). A passage's words are taken the
- * same way. Stateless and thread-safe.
+ * same way, and its camelCase names' parts besides ({@link #inPassage}). Stateless and thread-safe.
  */
 public final class QueryTerms {
 
@@ -39,6 +40,14 @@ public final class QueryTerms {
     static final Set<String> NAME_PARTS = Set.of("full", "last", "first");
 
     private static final Pattern WORD = Pattern.compile("[A-Za-z0-9]+");
+    /** A lower-case letter followed by a capital: the hump of a camelCase name ({@code maxTokens}). */
+    private static final Pattern HUMP = Pattern.compile("[a-z][A-Z]");
+    /** The words a camelCase name is made of: a capitalised or lower-case word, a run of capitals, a number. */
+    private static final Pattern NAME_PART = Pattern.compile("[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+");
+    /** Text in back quotes on one line, as markdown writes code: {@code `DocumentParser`}. */
+    private static final Pattern BACK_QUOTED = Pattern.compile("`[^`\\n]+`");
+    /** A capitalised name of this many parts is code even outside back quotes ({@code TokenBudgetExceeded}). */
+    private static final int CODE_NAME_PARTS = 3;
     /**
      * A two-character word that names something: capitals ("HR", "ER", "UK", "II") or a letter and a digit ("P1",
      * "Q3", "L1") — too short for a content word otherwise, and often the whole subject of a question.
@@ -120,6 +129,39 @@ public final class QueryTerms {
     }
 
     /**
+     * The words of a passage: {@link #of}, and the words that a name written as code is made of
+     * ({@code TokenBudgetExceededException}: token, budget, exceeded, exception), so that "Which exception is thrown
+     * when the token budget is exceeded?" meets the code and javadoc that name the class. A name is taken for code
+     * when it has a hump (a lower-case letter before a capital) and at least two parts of three letters or more, and
+     * either starts in lower case ({@code maxTokens}), has three such parts, or stands in back quotes
+     * ({@code `DocumentParser`}): a brand in prose ("RagKit", "YouTube") stays one word, as do "iPhone" and
+     * "McDonald". A question's own words are never split ({@link #of}): "What can RagKit read?" asks about RagKit,
+     * not about a rag or a kit. Parts that are stop words are left out, as in prose.
+     *
+     * @param text a passage, or any text compared with a question's words
+     * @return the stems of its content words and of its code names' parts (a new, modifiable set)
+     */
+    public static Set<String> inPassage(String text) {
+        Set<String> terms = new HashSet<>(words(text).keySet());
+        if (!HUMP.matcher(text).find()) {
+            return terms;
+        }
+        String plain = folded(text);
+        Matcher quoted = BACK_QUOTED.matcher(plain);
+        int quotedFrom = -1;
+        int quotedTo = -1;
+        for (Matcher word = WORD.matcher(plain); word.find(); ) {
+            while (quotedTo <= word.start() && quotedTo != Integer.MAX_VALUE) {
+                boolean more = quoted.find();
+                quotedFrom = more ? quoted.start() : Integer.MAX_VALUE;
+                quotedTo = more ? quoted.end() : Integer.MAX_VALUE;
+            }
+            addNameParts(word.group(), word.start() > quotedFrom && word.end() < quotedTo, terms);
+        }
+        return terms;
+    }
+
+    /**
      * @param text any text
      * @return each stem of its content words with the word it first came from, in order of appearance
      */
@@ -155,6 +197,29 @@ public final class QueryTerms {
             terms.putIfAbsent(stem(namePart), namePart);
         }
         return terms;
+    }
+
+    /** Adds the stems of the parts of a name written as code ({@link #inPassage}) to {@code terms}. */
+    private static void addNameParts(String written, boolean quoted, Set<String> terms) {
+        if (!HUMP.matcher(written).find()) {
+            return;
+        }
+        List<String> parts = new ArrayList<>();
+        for (Matcher part = NAME_PART.matcher(written); part.find(); ) {
+            String p = part.group().toLowerCase(Locale.ROOT);
+            if (p.length() >= KeyTerms.MIN_LENGTH) {
+                parts.add(p);
+            }
+        }
+        if (parts.size() < 2 || parts.size() < CODE_NAME_PARTS && !quoted
+                && !Character.isLowerCase(written.charAt(0))) {
+            return;
+        }
+        for (String p : parts) {
+            if (!KeyTerms.STOP_WORDS.contains(p) && !QUESTION_WORDS.contains(p)) {
+                terms.add(stem(p));
+            }
+        }
     }
 
     /**

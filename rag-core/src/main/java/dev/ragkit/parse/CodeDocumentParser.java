@@ -127,16 +127,23 @@ public final class CodeDocumentParser implements DocumentParser {
         Deque<Block> open = new ArrayDeque<>();
         BraceCounter braces = new BraceCounter();
         String pending = null;            // a declaration whose '{' has not come yet (next line style)
+        int pendingAt = -1;               // the line that declared it
         for (String line : lines) {
             int before = braces.depth;
             String declared = declaration(line);
             if (declared != null) {
                 pending = declared;
+                pendingAt = sections.size();
             }
             int opened = braces.scan(line);
             if (pending != null && opened > 0) {
                 open.push(new Block(pending, before));
                 pending = null;
+                String section = path(open);
+                for (int i = pendingAt; i < sections.size(); i++) {
+                    sections.set(i, section);     // the declaration's own lines before its '{'
+                }
+                leadingComments(lines, sections, pendingAt, section, "//", "/*", "*", "@", "#[");
             } else if (pending != null && line.strip().endsWith(";")) {
                 pending = null;               // an abstract method or a declaration without a body
             }
@@ -146,6 +153,30 @@ public final class CodeDocumentParser implements DocumentParser {
             }
         }
         return sections;
+    }
+
+    /**
+     * Gives the comment and annotation lines right above a declaration (a type's or a method's doc comment, its
+     * annotations or decorators, with no blank line between) the declaration's section: they are about it, and a
+     * chunk that prefers to end where the section changes then ends above them, not between them and what they
+     * describe.
+     *
+     * @param declaredAt the declaration's first line (an index into {@code lines})
+     * @param markers    what such a line starts with, after its indentation
+     */
+    private static void leadingComments(List<String> lines, List<@Nullable String> sections, int declaredAt,
+            @Nullable String section, String... markers) {
+        for (int i = declaredAt - 1; i >= 0; i--) {
+            String line = lines.get(i).strip();
+            boolean comment = false;
+            for (String marker : markers) {
+                comment |= line.startsWith(marker);
+            }
+            if (!comment) {
+                return;
+            }
+            sections.set(i, section);
+        }
     }
 
     /** The name a line declares (a type, a function), or {@code null}. */
@@ -242,6 +273,7 @@ public final class CodeDocumentParser implements DocumentParser {
                         open.pop();
                     }
                     open.push(new Block(m.group(2), indent));
+                    leadingComments(lines, sections, sections.size(), path(open), "#", "@");
                 }
             }
             sections.add(path(open));

@@ -36,7 +36,7 @@ public final class RelevanceSignals {
             Set<String> all = new HashSet<>();
             for (Sentences.Sentence s : Sentences.of(hit.chunk().text(), hit.chunk().section(),
                     Sentences.Layout.of(hit.document()))) {
-                Set<String> t = QueryTerms.of(s.read());
+                Set<String> t = QueryTerms.inPassage(s.read());
                 t.retainAll(terms);
                 perSentence.add(t);
                 all.addAll(t);
@@ -95,7 +95,7 @@ public final class RelevanceSignals {
      * @return the question's words (as asked) that the passage lacks, the rarest among the hits first
      */
     public List<String> missingFrom(String text) {
-        return missing(asked, weights, QueryTerms.of(text));
+        return missing(asked, weights, QueryTerms.inPassage(text));
     }
 
     /**
@@ -111,7 +111,7 @@ public final class RelevanceSignals {
         Map<String, String> asked = QueryTerms.words(query);
         List<Set<String>> passages = new ArrayList<>(hits.size());
         for (SearchHit hit : hits) {
-            passages.add(QueryTerms.of(hit.chunk().text()));
+            passages.add(QueryTerms.inPassage(hit.chunk().text()));
         }
         return missing(asked, QueryTerms.rarity(asked.keySet(), passages), passages.get(best));
     }

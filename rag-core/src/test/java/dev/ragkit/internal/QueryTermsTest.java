@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 final class QueryTermsTest {
@@ -37,6 +38,29 @@ final class QueryTermsTest {
         assertThat(QueryTerms.words("Go up to IT or ask me").values()).containsExactly("ask");
         assertThat(QueryTerms.of("The ER team")).contains("er");
         assertThat(QueryTerms.of("the older team")).doesNotContain("er");
+    }
+
+    @Test
+    void inPassage_aCamelCaseName_holdsItsWords_besideTheNameItself() {
+        // "Which exception is thrown when the token budget is exceeded?" was routed over the code that throws
+        // TokenBudgetExceededException: no passage "mentioned 'exception', 'budget'"
+        Set<String> code = QueryTerms.inPassage("@throws dev.ragkit.error.TokenBudgetExceededException if maxTokens < 1");
+        assertThat(code).contains("tokenbudgetexceededexception", "token", "budget", "exceed", "exception", "max");
+        assertThat(code).containsAll(QueryTerms.of("Which exception is thrown when the token budget is exceeded?"));
+        assertThat(QueryTerms.inPassage("the getHTTPResponse call")).contains("gethttprespons", "get", "http", "respons");
+        // a name with one part of three letters or more is one word, as is a word without a hump
+        assertThat(QueryTerms.inPassage("McDonald bought an iPhone in LONDON"))
+                .isEqualTo(QueryTerms.of("mcdonald bought an iphone in london"));
+        // parts that are stop words are left out
+        assertThat(QueryTerms.inPassage("theSetupWithAll")).containsExactlyInAnyOrder("thesetupwithall", "setup");
+        // a name of two capitalised parts is code in back quotes, a brand in prose ("RagKit logs through SLF4J" was
+        // quoted for "Which modules do I add to use rag-core?")
+        assertThat(QueryTerms.inPassage("Implement `DocumentParser`; RagKit finds it")).contains("document", "parser")
+                .doesNotContain("rag", "kit");
+        assertThat(QueryTerms.inPassage("A DocumentParser, `x` and `RagKit`")).contains("rag", "kit")
+                .doesNotContain("document", "parser");
+        // a question's names are not split: it asks about RagKit, and a passage about a rag or a kit does not answer
+        assertThat(QueryTerms.of("What can `RagKit` read?")).containsExactlyInAnyOrder("ragkit", "read");
     }
 
     @Test

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ragkit.error.IngestException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -168,6 +169,55 @@ final class DocumentParsersTest {
         assertThat(doc.section(11)).isEqualTo("Indexer > index");
         assertThat(doc.section(16)).isEqualTo("Indexer > Run > count");
         assertThat(doc.section(17)).isEqualTo("Indexer > Run");
+    }
+
+    @Test
+    void code_aDeclarationsDocCommentAndAnnotations_areInItsSection() {
+        // a class's javadoc was cited under no section, and a chunk preferred to end between it and its class
+        String java = String.join("\n",
+                "package x;",
+                "",
+                "/**",
+                " * Counts tokens.",
+                " */",
+                "@Deprecated",
+                "public final class Counter {",
+                "    private int total;",
+                "",
+                "    /** Adds one. */",
+                "    @Override",
+                "    public void add(",
+                "            int n) {",
+                "        total += n;",
+                "    }",
+                "    // a note on the field below",
+                "",
+                "    private int spare;",
+                "}",
+                "");
+        ParsedDocument doc = new CodeDocumentParser().parse(source("src/Counter.java", java));
+        assertThat(doc.section(2)).isNull();
+        assertThat(Arrays.asList(doc.section(3), doc.section(4), doc.section(5), doc.section(6), doc.section(7)))
+                .containsOnly("Counter");
+        assertThat(Arrays.asList(doc.section(10), doc.section(11), doc.section(12), doc.section(13)))
+                .containsOnly("Counter > add");
+        assertThat(doc.section(9)).isEqualTo("Counter");
+        assertThat(doc.section(16)).isEqualTo("Counter");         // a comment above a blank line is no doc comment
+
+        String python = String.join("\n",
+                "import os",
+                "",
+                "def first():",
+                "    return 1",
+                "",
+                "# Reads the store.",
+                "@cached",
+                "def second():",
+                "    return 2",
+                "");
+        ParsedDocument py = new CodeDocumentParser().parse(source("store.py", python));
+        assertThat(Arrays.asList(py.section(6), py.section(7), py.section(8))).containsOnly("second");
+        assertThat(py.section(4)).isEqualTo("first");
     }
 
     @Test
