@@ -1,13 +1,16 @@
 package dev.ragkit.retrieval;
 
 import dev.ragkit.embedding.SimilarityScale;
+import dev.ragkit.internal.CodeLanguages;
 import dev.ragkit.internal.QueryTerms;
 import dev.ragkit.internal.Sentences;
 import dev.ragkit.store.SearchHit;
+import dev.ragkit.store.StoredDocument;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -34,10 +37,19 @@ public final class RelevanceSignals {
         for (SearchHit hit : hits) {
             List<Set<String>> perSentence = new ArrayList<>();
             Set<String> all = new HashSet<>();
+            // a document the question names by its title is what every sentence of it is about: its title lifts a
+            // sentence that matches, and makes none match ("What does textwrap.dedent do?" meets "def dedent(text):"
+            // of textwrap.py); a title the question names in part (Super Bowl 50 for "super bowl 51") lifts nothing
+            Set<String> titled = named(hit.document(), terms) ? QueryTerms.inPassage(hit.document().title())
+                    : new HashSet<>();
+            titled.retainAll(terms);
             for (Sentences.Sentence s : Sentences.of(hit.chunk().text(), hit.chunk().section(),
                     Sentences.Layout.of(hit.document()))) {
                 Set<String> t = QueryTerms.inPassage(s.read());
                 t.retainAll(terms);
+                if (!t.isEmpty()) {
+                    t.addAll(titled);
+                }
                 perSentence.add(t);
                 all.addAll(t);
             }
@@ -61,9 +73,9 @@ public final class RelevanceSignals {
      * <ol>
      *   <li>{@code z}: the cosine similarity on the embedder's {@link SimilarityScale} (0 without one);</li>
      *   <li>{@code coverage}: the share of the question's weight that the hit's best sentence ({@link Sentences})
-     *       holds (a table row read under its header row) — the question's content words, each weighted by its rarity
-     *       among the hits,
-     *       {@code ln((hits + 1) / (hits containing it + 0.5))};</li>
+     *       holds (a table row read under its header row; a sentence that holds any of the question's words, with
+     *       the words of its document's title when the question names the whole title) — the question's content
+     *       words, each weighted by its rarity among the hits, {@code ln((hits + 1) / (hits containing it + 0.5))};</li>
      *   <li>{@code keyword}: the BM25 score over the best BM25 score among the hits (0 without one).</li>
      * </ol>
      *
@@ -125,6 +137,29 @@ public final class RelevanceSignals {
         }
         missing.sort(Comparator.comparingDouble((String t) -> -weights.get(t)).thenComparing(t -> t));
         return missing.stream().map(asked::get).toList();
+    }
+
+    /**
+     * Whether the question names the document: it asks every word of its title (a file's name without its
+     * extension), a name written as code counting as asked when all of its parts are ({@link QueryTerms#inPassage}).
+     */
+    private static boolean named(StoredDocument document, Set<String> asked) {
+        String title = document.title();
+        String extension = CodeLanguages.extension(document.path());
+        if (!extension.isEmpty() && title.toLowerCase(Locale.ROOT).endsWith("." + extension)) {
+            title = title.substring(0, title.length() - extension.length() - 1);
+        }
+        Map<String, String> words = QueryTerms.words(title);
+        for (Map.Entry<String, String> word : words.entrySet()) {
+            if (!asked.contains(word.getKey())) {
+                Set<String> parts = QueryTerms.inPassage(word.getValue());
+                parts.remove(word.getKey());
+                if (parts.isEmpty() || !asked.containsAll(parts)) {
+                    return false;
+                }
+            }
+        }
+        return !words.isEmpty();
     }
 
     private double coverage(List<Set<String>> sentences) {

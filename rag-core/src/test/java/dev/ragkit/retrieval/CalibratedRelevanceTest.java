@@ -90,6 +90,37 @@ final class CalibratedRelevanceTest {
     }
 
     @Test
+    void signals_aSentenceHoldingTheQuestionsWords_holdsItsDocumentsTitleToo() {
+        // "What does textwrap.dedent do?" was routed: no passage "mentioned 'textwrap'", the file's name
+        List<SearchHit> hits = new ArrayList<>();
+        String[][] files = {{"textwrap.py", "def dedent(text):\n    return text"},
+            {"textwrap.py", "def indent(text, prefix):\n    return prefix + text"},
+            {"other.py", "def dedent(lines):\n    return lines"}};
+        for (String[] file : files) {
+            StoredDocument d = StoredDocument.builder().tenant("t").path("lib/" + file[0]).title(file[0]).build();
+            hits.add(new SearchHit(new StoredChunk(d.id(), 0, file[1], null, 8, 1, 2, null, null), d, 0.4, 1));
+        }
+
+        RelevanceSignals s = RelevanceSignals.of("What does textwrap.dedent do?", hits,
+                new SimilarityScale(0.06, 0.09));
+
+        assertThat(s.of(0)[1]).isEqualTo(1.0);                  // "dedent" in the sentence, "textwrap" in the title
+        assertThat(s.of(1)[1]).isEqualTo(0.0);                  // the title makes no sentence match on its own
+        assertThat(s.of(2)[1]).isBetween(0.01, 0.99);           // "dedent" of another module
+
+        // a title the question names only in part is another subject: Super Bowl LII is not "Super Bowl LI"
+        StoredDocument lii = StoredDocument.builder().tenant("t").path("lii.md").title("Super Bowl LII halftime show")
+                .build();
+        List<SearchHit> show = List.of(new SearchHit(new StoredChunk(lii.id(), 0, "Justin Timberlake headlined it.",
+                null, 8, 1, 1, null, null), lii, 0.4, 1));
+        SimilarityScale scale = new SimilarityScale(0.06, 0.09);
+        double other = RelevanceSignals.of("Who headlined the halftime show at Super Bowl LI?", show, scale).of(0)[1];
+        double named = RelevanceSignals.of("Who headlined the halftime show at Super Bowl LII?", show, scale).of(0)[1];
+        assertThat(named).isEqualTo(1.0);
+        assertThat(other).isLessThan(0.5);                       // "headlined" alone
+    }
+
+    @Test
     void signals_aQuestionAskingForANameIsCoveredByThePassageThatStatesIt() {
         // The answer states the founder; it never says "full name" or "person", words that frame the answer.
         List<SearchHit> hits = hits(new String[] {"Acme Rockets was founded by Jane Doe in 1951.",
