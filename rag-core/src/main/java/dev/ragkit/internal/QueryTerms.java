@@ -162,6 +162,31 @@ public final class QueryTerms {
     }
 
     /**
+     * Whether a question's words name the whole of a title: each of the title's content words is asked, a name
+     * written as code counting as asked when all of its parts are ({@code TokenBudgetExceededException} by "token
+     * budget exceeded exception").
+     *
+     * @param asked the question's words ({@link #of})
+     * @param title a title
+     * @return whether every content word of the title is asked, and it has one
+     */
+    public static boolean names(Set<String> asked, String title) {
+        boolean any = false;
+        for (Matcher word = WORD.matcher(folded(title)); word.find(); ) {
+            Set<String> own = of(word.group());
+            if (!asked.containsAll(own)) {
+                Set<String> parts = new HashSet<>();
+                addNameParts(word.group(), true, parts);
+                if (parts.isEmpty() || !asked.containsAll(parts)) {
+                    return false;
+                }
+            }
+            any |= !own.isEmpty();
+        }
+        return any;
+    }
+
+    /**
      * @param text any text
      * @return each stem of its content words with the word it first came from, in order of appearance
      */

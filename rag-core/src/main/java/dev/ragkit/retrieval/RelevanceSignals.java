@@ -39,7 +39,7 @@ public final class RelevanceSignals {
             Set<String> all = new HashSet<>();
             // a document the question names by its title is what every sentence of it is about: its title lifts a
             // sentence that matches, and makes none match ("What does textwrap.dedent do?" meets "def dedent(text):"
-            // of textwrap.py); a title the question names in part (Super Bowl 50 for "super bowl 51") lifts nothing
+            // of textwrap.py); a title the question names in part ("Super Bowl LII" for "Super Bowl LI") lifts nothing
             Set<String> titled = named(hit.document(), terms) ? QueryTerms.inPassage(hit.document().title())
                     : new HashSet<>();
             titled.retainAll(terms);
@@ -75,7 +75,8 @@ public final class RelevanceSignals {
      *   <li>{@code coverage}: the share of the question's weight that the hit's best sentence ({@link Sentences})
      *       holds (a table row read under its header row; a sentence that holds any of the question's words, with
      *       the words of its document's title when the question names the whole title) — the question's content
-     *       words, each weighted by its rarity among the hits, {@code ln((hits + 1) / (hits containing it + 0.5))};</li>
+     *       words, each weighted by its rarity among the hits,
+     *       {@code ln((hits + 1) / (hits containing it + 0.5))};</li>
      *   <li>{@code keyword}: the BM25 score over the best BM25 score among the hits (0 without one).</li>
      * </ol>
      *
@@ -139,27 +140,14 @@ public final class RelevanceSignals {
         return missing.stream().map(asked::get).toList();
     }
 
-    /**
-     * Whether the question names the document: it asks every word of its title (a file's name without its
-     * extension), a name written as code counting as asked when all of its parts are ({@link QueryTerms#inPassage}).
-     */
+    /** Whether the question names the document by its whole title (a file's name without its extension). */
     private static boolean named(StoredDocument document, Set<String> asked) {
         String title = document.title();
         String extension = CodeLanguages.extension(document.path());
         if (!extension.isEmpty() && title.toLowerCase(Locale.ROOT).endsWith("." + extension)) {
             title = title.substring(0, title.length() - extension.length() - 1);
         }
-        Map<String, String> words = QueryTerms.words(title);
-        for (Map.Entry<String, String> word : words.entrySet()) {
-            if (!asked.contains(word.getKey())) {
-                Set<String> parts = QueryTerms.inPassage(word.getValue());
-                parts.remove(word.getKey());
-                if (parts.isEmpty() || !asked.containsAll(parts)) {
-                    return false;
-                }
-            }
-        }
-        return !words.isEmpty();
+        return QueryTerms.names(asked, title);
     }
 
     private double coverage(List<Set<String>> sentences) {

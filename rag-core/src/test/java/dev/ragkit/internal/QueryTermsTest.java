@@ -64,6 +64,18 @@ final class QueryTermsTest {
     }
 
     @Test
+    void names_aTitleIsNamedWhenEachOfItsWordsIsAsked_aCodeNameByItsParts() {
+        Set<String> asked = QueryTerms.of("Which exception is thrown when the token budget is exceeded?");
+        assertThat(QueryTerms.names(asked, "TokenBudgetExceededException")).isTrue();
+        assertThat(QueryTerms.names(asked, "TokenBudget")).isTrue();              // a title's name is code
+        assertThat(QueryTerms.names(asked, "TokenWindowChunker")).isFalse();
+        assertThat(QueryTerms.names(QueryTerms.of("Who headlined Super Bowl LI?"), "Super Bowl LII")).isFalse();
+        assertThat(QueryTerms.names(QueryTerms.of("Who headlined the Super Bowl LII show?"), "The Super Bowl LII"))
+                .isTrue();
+        assertThat(QueryTerms.names(asked, "The")).isFalse();                     // a title without content words
+    }
+
+    @Test
     void of_anAcronymsPlural_isTheAcronym() {
         // "How do I index a folder of PDFs?" was routed: no passage "mentions 'pdfs'", all of them say "PDF"
         assertThat(QueryTerms.of("How do I index a folder of PDFs, IDs and APIs?"))
