@@ -40,9 +40,7 @@ public final class RelevanceSignals {
             // a document the question names by its title is what every sentence of it is about: its title lifts a
             // sentence that matches, and makes none match ("What does textwrap.dedent do?" meets "def dedent(text):"
             // of textwrap.py); a title the question names in part ("Super Bowl LII" for "Super Bowl LI") lifts nothing
-            Set<String> titled = named(hit.document(), terms) ? QueryTerms.inPassage(hit.document().title())
-                    : new HashSet<>();
-            titled.retainAll(terms);
+            Set<String> titled = titleWords(hit.document(), terms);
             for (Sentences.Sentence s : Sentences.of(hit.chunk().text(), hit.chunk().section(),
                     Sentences.Layout.of(hit.document()))) {
                 Set<String> t = QueryTerms.inPassage(s.read());
@@ -126,7 +124,12 @@ public final class RelevanceSignals {
         for (SearchHit hit : hits) {
             passages.add(QueryTerms.inPassage(hit.chunk().text()));
         }
-        return missing(asked, QueryTerms.rarity(asked.keySet(), passages), passages.get(best));
+        Map<String, Double> weights = QueryTerms.rarity(asked.keySet(), passages);
+        Set<String> present = passages.get(best);
+        if (present.stream().anyMatch(asked::containsKey)) {        // as the coverage reads it: with a named title
+            present.addAll(titleWords(hits.get(best).document(), asked.keySet()));
+        }
+        return missing(asked, weights, present);
     }
 
     private static List<String> missing(Map<String, String> asked, Map<String, Double> weights, Set<String> present) {
@@ -140,14 +143,19 @@ public final class RelevanceSignals {
         return missing.stream().map(asked::get).toList();
     }
 
-    /** Whether the question names the document by its whole title (a file's name without its extension). */
-    private static boolean named(StoredDocument document, Set<String> asked) {
+    /**
+     * The question's words that a document's title holds, when the question names the whole title (a file's name
+     * without its extension); none otherwise.
+     */
+    private static Set<String> titleWords(StoredDocument document, Set<String> asked) {
         String title = document.title();
         String extension = CodeLanguages.extension(document.path());
         if (!extension.isEmpty() && title.toLowerCase(Locale.ROOT).endsWith("." + extension)) {
             title = title.substring(0, title.length() - extension.length() - 1);
         }
-        return QueryTerms.names(asked, title);
+        Set<String> words = QueryTerms.names(asked, title) ? QueryTerms.inPassage(document.title()) : new HashSet<>();
+        words.retainAll(asked);
+        return words;
     }
 
     private double coverage(List<Set<String>> sentences) {

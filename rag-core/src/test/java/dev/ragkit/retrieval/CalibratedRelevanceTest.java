@@ -107,6 +107,9 @@ final class CalibratedRelevanceTest {
         assertThat(s.of(0)[1]).isEqualTo(1.0);                  // "dedent" in the sentence, "textwrap" in the title
         assertThat(s.of(1)[1]).isEqualTo(0.0);                  // the title makes no sentence match on its own
         assertThat(s.of(2)[1]).isBetween(0.01, 0.99);           // "dedent" of another module
+        // and the reason a hand-off gives reads the title as the coverage does
+        assertThat(RelevanceSignals.missingTerms("What does textwrap.dedent do?", hits, 0)).isEmpty();
+        assertThat(RelevanceSignals.missingTerms("What does textwrap.dedent do?", hits, 2)).containsExactly("textwrap");
 
         // a title the question names only in part is another subject: Super Bowl LII is not "Super Bowl LI"
         StoredDocument lii = StoredDocument.builder().tenant("t").path("lii.md").title("Super Bowl LII halftime show")
